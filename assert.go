@@ -1,0 +1,266 @@
+package exectest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/proctest"
+)
+
+// killGrace is how long a hung run has to return once the fixture's
+// processes are killed, before the check gives up on it.
+const killGrace = 2 * time.Second
+
+// survivorGrace is how long a process killed just before run returned has
+// to be seen dead: the kernel tears processes down asynchronously.
+const survivorGrace = 500 * time.Millisecond
+
+// AssertCancel checks that cancelling run's context really stops the
+// command run started from d: run returns within the bound (see [Within])
+// and no process of the fixture survives.
+//
+// run must start d.Argv() (or d.Script()) under ctx and return when the
+// command is done, as the code under test does. AssertCancel calls it in
+// a goroutine and cancels ctx as soon as the descendant has proved it
+// runs (or as [CancelAfter] and [CancelAfterRandom] say). Past the bound
+// it reports which processes held the command's output, kills the
+// fixture's processes (those only) so that run returns, and fails.
+// After run returns, a fixture process still alive is a failure; zombies
+// count as dead.
+//
+// When the descendant never proves it runs (run never ran the command,
+// the command could not start, /bin/sleep or /proc is missing where it
+// ran), the check would pass vacuously: it skips, with the reason, or
+// fails under EXECTEST_STRICT=1.
+//
+// A Descendant serves one check.
+func AssertCancel(tb testing.TB, d *Descendant, run func(ctx context.Context) error, opts ...Option) Result {
+	tb.Helper()
+	cfg := newAssertConfig(opts)
+	switch {
+	case d == nil:
+		tb.Fatalf("exectest.AssertCancel: descendant: got nil, want one from exectest.NewDescendant(t)")
+	case run == nil:
+		tb.Fatalf("exectest.AssertCancel: run: got nil, want a func(ctx) error that runs d.Argv() under ctx")
+	case len(cfg.errs) > 0:
+		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
+	case !d.claim():
+		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d)
+	}
+	c := &check{tb: tb, d: d, cfg: cfg}
+	return c.do(run)
+}
+
+type check struct {
+	tb  testing.TB
+	d   *Descendant
+	cfg assertConfig
+	res Result
+}
+
+type outcome struct {
+	err   error
+	panic any
+	stack []byte
+}
+
+func (c *check) do(run func(context.Context) error) Result {
+	c.tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	returned := make(chan outcome, 1)
+	start := time.Now()
+	go func() {
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o = outcome{panic: r, stack: debug.Stack()}
+			}
+			returned <- o
+		}()
+		o.err = run(ctx)
+	}()
+
+	early, gotEarly := c.waitToCancel(returned)
+	cancel()
+	cancelled := time.Now()
+	c.res.CancelDelay = cancelled.Sub(start)
+	snap := c.d.mon.snapshot()
+	c.res.Proved = snap.proof != nil
+
+	var o outcome
+	if gotEarly {
+		o = early
+		c.res.Returned, c.res.Early = true, true
+	} else {
+		o = c.waitReturn(returned, cancelled)
+	}
+	c.res.Err, c.res.Panic = o.err, o.panic
+	if o.panic != nil {
+		c.tb.Errorf("exectest: run panicked: %v\n%s", o.panic, o.stack)
+	}
+	if !c.res.Returned {
+		return c.res
+	}
+	if !c.res.Proved {
+		c.awaitLateProof()
+	}
+	snap = c.d.mon.snapshot()
+	if snap.proof != nil {
+		c.res.Descendant = snap.proof.id
+	}
+	c.checkSurvivors(o, snap)
+	if snap.proof == nil && c.res.Passed() {
+		c.judgeUnproved(o, snap)
+	}
+	return c.res
+}
+
+// waitToCancel waits for the moment to cancel. If run returns first, it
+// says so.
+func (c *check) waitToCancel(returned <-chan outcome) (outcome, bool) {
+	var timer <-chan time.Time
+	switch c.cfg.mode {
+	case cancelAfter:
+		timer = time.After(c.cfg.delay)
+	case cancelAfterRandom:
+		timer = time.After(c.cfg.delay + rand.N(c.cfg.upTo-c.cfg.delay))
+	default:
+		timer = time.After(deadline(c.tb, c.cfg.proofTimeout))
+	}
+	for {
+		s := c.d.mon.snapshot()
+		if c.cfg.mode == cancelWhenAlive && (s.proof != nil || len(s.failures) > 0) {
+			return outcome{}, false
+		}
+		select {
+		case o := <-returned:
+			return o, true
+		case <-s.changed:
+		case <-timer:
+			return outcome{}, false
+		}
+	}
+}
+
+// waitReturn waits for run to return within the bound; past it, it kills
+// the fixture's processes and waits a grace period more.
+func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome {
+	c.tb.Helper()
+	bound := time.NewTimer(c.cfg.bound)
+	defer bound.Stop()
+	select {
+	case o := <-returned:
+		c.res.Elapsed, c.res.Returned = time.Since(cancelled), true
+		return o
+	case <-bound.C:
+	}
+	c.res.Hung = true
+	c.res.Holders = c.alive()
+	killErr := c.d.killAll()
+	killed := time.Now()
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", time.Since(cancelled).Round(time.Millisecond), c.cfg.bound)
+	writeList(&msg, "fixture processes holding the command's output at the bound (killed by exectest so that run can return):", c.res.Holders)
+	if killErr != nil {
+		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
+	}
+	select {
+	case o := <-returned:
+		c.res.Elapsed, c.res.Returned = time.Since(cancelled), true
+		fmt.Fprintf(&msg, "\nrun returned %v after the kill (%v after cancel): err = %v", time.Since(killed).Round(time.Millisecond), c.res.Elapsed.Round(time.Millisecond), o.err)
+		c.tb.Errorf("%s", msg.String())
+		return o
+	case <-time.After(killGrace):
+		fmt.Fprintf(&msg, "\nrun did not return %v after the kill either: its goroutine is leaked", killGrace)
+		c.tb.Errorf("%s", msg.String())
+		return outcome{}
+	}
+}
+
+// awaitLateProof gives a descendant that has started but not yet proved
+// itself the time of the bound to do so: one that survived the cancel
+// proves itself late and is caught as a survivor.
+func (c *check) awaitLateProof() {
+	ctx, cancel := context.WithTimeout(context.Background(), max(c.cfg.bound, 500*time.Millisecond))
+	defer cancel()
+	_ = c.d.WaitAlive(ctx)
+}
+
+// checkSurvivors fails for every fixture process alive after run returned.
+func (c *check) checkSurvivors(o outcome, snap snapshot) {
+	c.tb.Helper()
+	c.res.Survivors = c.aliveAfter(survivorGrace)
+	if len(c.res.Survivors) == 0 {
+		return
+	}
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(c.res.Survivors), c.returnedWhen(), o.err)
+	writeList(&msg, "survivors (killed by exectest now):", c.res.Survivors)
+	if err := c.d.killAll(); err != nil {
+		fmt.Fprintf(&msg, "\nkilling them: %v", err)
+	}
+	c.tb.Errorf("%s", msg.String())
+}
+
+// judgeUnproved decides about a check whose descendant never proved it
+// runs: vacuous (skip) unless the cancel simply won the race with start-up.
+func (c *check) judgeUnproved(o outcome, snap snapshot) {
+	c.tb.Helper()
+	raced := c.cfg.mode != cancelWhenAlive && snap.started > 0 && len(snap.failures) == 0
+	if raced {
+		if l, ok := c.tb.(interface{ Logf(string, ...any) }); ok {
+			l.Logf("exectest: cancelled %v after start, before the descendant proved it runs; nothing of the fixture survived (%s)", c.res.CancelDelay.Round(time.Millisecond), snap)
+		}
+		return
+	}
+	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: %q on %s (proof timeout %v)\nrun returned: err = %v, %v after start\nthe fixture: %s",
+		"exectest "+c.d.spec.Token+" alive", c.d.spec.Marker, c.cfg.proofTimeout, o.err, c.res.CancelDelay.Round(time.Millisecond), snap)
+}
+
+// alive describes the fixture's processes that are alive now.
+func (c *check) alive() []proctest.Process {
+	var ps []proctest.Process
+	for _, k := range c.d.mon.snapshot().known {
+		if p, ok := proctest.Describe(k.id, k.role); ok {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// aliveAfter returns the fixture's processes still alive after up to
+// grace, polling with a capped backoff.
+func (c *check) aliveAfter(grace time.Duration) []proctest.Process {
+	end := time.Now().Add(grace)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		ps := c.alive()
+		if len(ps) == 0 || time.Now().After(end) {
+			return ps
+		}
+		time.Sleep(wait)
+	}
+}
+
+func (c *check) returnedWhen() string {
+	if c.res.Early {
+		return fmt.Sprintf("run returned before the cancel, %v after start", c.res.CancelDelay.Round(time.Millisecond))
+	}
+	return fmt.Sprintf("run returned %v after cancel", c.res.Elapsed.Round(time.Millisecond))
+}
+
+func writeList(b *strings.Builder, header string, ps []proctest.Process) {
+	if len(ps) == 0 {
+		fmt.Fprintf(b, "\n%s none (all had exited)", header)
+		return
+	}
+	b.WriteString("\n" + header)
+	for _, p := range ps {
+		b.WriteString("\n\t" + p.String())
+	}
+}

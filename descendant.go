@@ -1,0 +1,236 @@
+package exectest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/proctest"
+	"golang.org/x/sys/unix"
+)
+
+// A Descendant is the fixture that a cancel must stop: a command whose
+// direct child leaves behind a descendant that holds the inherited stdout
+// and stderr and lives [Lifetime] unless killed, while the direct child
+// waits for it (the shape of sh -c 'sleep 20 & wait').
+//
+// The code under test runs [Descendant.Argv] (or [Descendant.Script]); the
+// descendant then proves it runs, in its final shape, by a report it
+// writes itself (see [Descendant.WaitAlive]). Its processes are known by
+// pid and start time, never by environment variables, which the code
+// under test may replace. Everything it started is killed when the test
+// ends.
+type Descendant struct {
+	tb       testing.TB
+	spec     fixtures.Spec
+	hermetic bool
+	dir      string
+	argv     []string
+	script   string
+	mon      *monitor
+	claimed  atomic.Bool
+}
+
+// NewDescendant prepares a fixture for one check. It starts nothing: the
+// code under test runs it. A missing prerequisite (/bin/sh, /bin/sleep,
+// setsid(1) for [Escaping]) skips the test, or fails it under
+// EXECTEST_STRICT=1.
+func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
+	tb.Helper()
+	cfg := descendantConfig{lifetime: DefaultLifetime}
+	for _, o := range opts {
+		if o != nil {
+			o.applyDescendant(&cfg)
+		}
+	}
+	if len(cfg.errs) > 0 {
+		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
+	}
+	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
+	d.spec = fixtures.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape}
+	if cfg.hermetic {
+		if !fixtures.Hooked() {
+			tb.Fatalf("exectest.Hermetic: this test binary cannot re-execute itself as the fixture: add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
+		}
+	} else {
+		for _, p := range []string{"/bin/sh", "/bin/sleep"} {
+			if err := executable(p); err != nil {
+				skipVacuous(tb, "exectest: the shell fixture needs %s: %v (exectest.Hermetic() needs neither /bin/sh nor /bin/sleep)", p, err)
+			}
+		}
+		if cfg.escape {
+			p, err := exec.LookPath("setsid")
+			if err != nil {
+				skipVacuous(tb, "exectest: the escaping shell fixture needs setsid(1): %v (install util-linux, or use exectest.Hermetic())", err)
+			}
+			d.spec.Setsid, _ = filepath.Abs(p)
+		}
+	}
+	if err := d.prepare(); err != nil {
+		d.removeDir()
+		tb.Fatalf("exectest.NewDescendant: %v", err)
+	}
+	tb.Cleanup(d.cleanup)
+	return d
+}
+
+func (d *Descendant) prepare() error {
+	var err error
+	if d.dir, err = os.MkdirTemp("", "exectest-"+d.spec.Token+"-"); err != nil {
+		return err
+	}
+	// The code under test may run the fixture as another user, or in a
+	// sandbox that binds this folder read-only: it must still reach the FIFO.
+	if err := os.Chmod(d.dir, 0o755); err != nil {
+		return err
+	}
+	d.spec.Marker = filepath.Join(d.dir, "marker")
+	if err := unix.Mkfifo(d.spec.Marker, 0o600); err != nil {
+		return fmt.Errorf("mkfifo %s: %w", d.spec.Marker, err)
+	}
+	if err := os.Chmod(d.spec.Marker, 0o622); err != nil {
+		return err
+	}
+	var body string
+	if d.hermetic {
+		if d.argv, err = fixtures.HermeticArgv(d.spec); err != nil {
+			return err
+		}
+		if body, err = fixtures.HermeticScript(d.spec); err != nil {
+			return err
+		}
+	} else {
+		d.argv, body = fixtures.ShellArgv(d.spec), fixtures.ShellScript(d.spec)
+	}
+	d.script = filepath.Join(d.dir, "exectest-"+d.spec.Token)
+	if err := os.WriteFile(d.script, []byte(body), 0o755); err != nil {
+		return err
+	}
+	d.mon, err = startMonitor(d.spec.Marker, d.spec.Token, d.spec.Escape)
+	return err
+}
+
+// Argv is the command line for the code under test to run: argv[0] is an
+// absolute path.
+func (d *Descendant) Argv() []string { return append([]string(nil), d.argv...) }
+
+// Script is the path of an executable file that does what [Descendant.Argv]
+// does, for code that takes the path of a binary.
+func (d *Descendant) Script() string { return d.script }
+
+// Token is the unique string in the fixture's command lines.
+func (d *Descendant) Token() string { return d.spec.Token }
+
+// String names the fixture in messages.
+func (d *Descendant) String() string { return "exectest-" + d.spec.Token }
+
+// WaitAlive returns nil once the descendant has proved it runs in its
+// final shape: it reported from its own pid, after it escaped (with
+// [Escaping]) and while holding the inherited descriptors, and that pid
+// and start time were found in /proc. It returns an error when a fixture
+// process reports that it cannot do its part, or when ctx is done; the
+// error wraps ctx.Err() then and says what was seen.
+func (d *Descendant) WaitAlive(ctx context.Context) error {
+	for {
+		s := d.mon.snapshot()
+		if s.proof != nil {
+			return nil
+		}
+		if len(s.failures) > 0 {
+			return &NotAliveError{Reason: strings.Join(s.failures, "; ")}
+		}
+		select {
+		case <-s.changed:
+		case <-ctx.Done():
+			return fmt.Errorf("exectest: waiting for the descendant's proof of life: %w (%s)", ctx.Err(), s)
+		}
+	}
+}
+
+// NotAliveError says that the fixture reported it cannot run as asked.
+type NotAliveError struct{ Reason string }
+
+func (e *NotAliveError) Error() string { return "exectest: the descendant cannot run: " + e.Reason }
+
+// Process returns the descendant's identity once it has proved it runs.
+func (d *Descendant) Process() (proctest.Identity, bool) {
+	s := d.mon.snapshot()
+	if s.proof == nil {
+		return proctest.Identity{}, false
+	}
+	return s.proof.id, true
+}
+
+// claim marks the fixture as used by one check.
+func (d *Descendant) claim() bool { return d.claimed.CompareAndSwap(false, true) }
+
+// killAll kills every process the fixture has reported, by identity.
+func (d *Descendant) killAll() error {
+	var errs []error
+	for _, k := range d.mon.snapshot().known {
+		if err := k.id.Kill(); err != nil {
+			errs = append(errs, fmt.Errorf("%s %v: %w", k.role, k.id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (d *Descendant) cleanup() {
+	if err := d.killAll(); err != nil {
+		d.tb.Errorf("exectest: cleanup of %v: %v", d, err)
+	}
+	// Unlink first: a late writer then creates a plain file instead of
+	// blocking in open(2) on a FIFO without a reader.
+	os.Remove(d.spec.Marker)
+	d.mon.close()
+	d.removeDir()
+}
+
+func (d *Descendant) removeDir() {
+	if d.dir != "" {
+		os.RemoveAll(d.dir)
+	}
+}
+
+func newToken() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func executable(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.Mode()&0o111 == 0 || fi.IsDir() {
+		return fmt.Errorf("%s: got mode %v, want an executable file", path, fi.Mode())
+	}
+	return nil
+}
+
+// deadline bounds d by a part of the time the test has left, so that a
+// wait never outlives go test -timeout.
+func deadline(tb testing.TB, d time.Duration) time.Duration {
+	if dl, ok := tb.(interface{ Deadline() (time.Time, bool) }); ok {
+		if t, ok := dl.Deadline(); ok {
+			if left := time.Until(t) / 4; left < d {
+				return max(left, 0)
+			}
+		}
+	}
+	return d
+}

@@ -1,0 +1,74 @@
+// Package marker is the line protocol by which fixture processes report to
+// the test: one line per event, written whole to a FIFO (a write of less
+// than PIPE_BUF bytes is atomic, so lines never interleave).
+//
+//	exectest TOKEN started PID STAT   the direct child runs (STAT: its /proc/self/stat)
+//	exectest TOKEN alive PID STAT     the descendant runs in its final shape
+//	exectest TOKEN exit STATUS        the direct child saw the descendant end
+//	exectest TOKEN fail REASON        a fixture process cannot do its part
+package marker
+
+import (
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Kinds of event.
+const (
+	Started = "started"
+	Alive   = "alive"
+	Exit    = "exit"
+	Fail    = "fail"
+)
+
+// Event is one parsed line.
+type Event struct {
+	Kind string
+	PID  int    // Started, Alive: the writer's pid in its own PID namespace
+	Stat string // Started, Alive: the writer's /proc/self/stat, empty without /proc
+	Text string // Exit: the status; Fail: the reason
+}
+
+// Line formats an event for token.
+func Line(token, kind, payload string) string {
+	return "exectest " + token + " " + kind + " " + payload + "\n"
+}
+
+// Parse reads one line; ok is false for lines of another token or not of
+// the protocol.
+func Parse(token, line string) (e Event, ok bool) {
+	rest, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), "exectest "+token+" ")
+	if !ok {
+		return Event{}, false
+	}
+	kind, payload, _ := strings.Cut(rest, " ")
+	e.Kind = kind
+	switch kind {
+	case Started, Alive:
+		pid, stat, _ := strings.Cut(payload, " ")
+		n, err := strconv.Atoi(pid)
+		if err != nil {
+			return Event{}, false
+		}
+		e.PID, e.Stat = n, strings.TrimSpace(stat)
+	case Exit, Fail:
+		e.Text = payload
+	default:
+		return Event{}, false
+	}
+	return e, true
+}
+
+// Write sends one line to the FIFO at path without ever blocking: with no
+// reader left (the test has ended) the line is dropped.
+func Write(path, token, kind, payload string) error {
+	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	_, err = unix.Write(fd, []byte(Line(token, kind, payload)))
+	return err
+}

@@ -1,0 +1,177 @@
+package exectest
+
+import (
+	"fmt"
+	"time"
+)
+
+// An Option configures [AssertCancel].
+type Option interface{ applyAssert(*assertConfig) }
+
+type assertOption func(*assertConfig)
+
+func (f assertOption) applyAssert(c *assertConfig) { f(c) }
+
+type cancelMode int
+
+const (
+	cancelWhenAlive cancelMode = iota
+	cancelAfter
+	cancelAfterRandom
+)
+
+type assertConfig struct {
+	bound        time.Duration
+	mode         cancelMode
+	delay, upTo  time.Duration
+	proofTimeout time.Duration
+	errs         []string
+}
+
+func newAssertConfig(opts []Option) assertConfig {
+	c := assertConfig{bound: DefaultBound, proofTimeout: DefaultProofTimeout}
+	for _, o := range opts {
+		if o != nil {
+			o.applyAssert(&c)
+		}
+	}
+	return c
+}
+
+// DefaultBound is how soon after cancel run must return unless [Within]
+// says otherwise.
+const DefaultBound = time.Second
+
+// DefaultProofTimeout is how long [AssertCancel] waits for the descendant's
+// proof of life unless [ProofTimeout] says otherwise.
+const DefaultProofTimeout = 10 * time.Second
+
+// Within sets how soon after the cancel run must return (default
+// [DefaultBound]). Past it the check fails, kills the fixture's processes
+// so that run can return, and reports who held the pipe.
+func Within(bound time.Duration) Option {
+	return assertOption(func(c *assertConfig) {
+		if bound <= 0 {
+			c.errs = append(c.errs, fmt.Sprintf("exectest.Within: bound: got %v, want > 0", bound))
+			return
+		}
+		c.bound = bound
+	})
+}
+
+// CancelWhenAlive cancels run's context as soon as the descendant has
+// proved it runs in its final shape. It is the default.
+func CancelWhenAlive() Option {
+	return assertOption(func(c *assertConfig) { c.mode = cancelWhenAlive })
+}
+
+// CancelAfter cancels run's context d after run starts, whether or not the
+// descendant has proved it runs yet: for hunting races with start-up.
+func CancelAfter(d time.Duration) Option {
+	return assertOption(func(c *assertConfig) {
+		if d < 0 {
+			c.errs = append(c.errs, fmt.Sprintf("exectest.CancelAfter: delay: got %v, want >= 0", d))
+			return
+		}
+		c.mode, c.delay = cancelAfter, d
+	})
+}
+
+// CancelAfterRandom cancels run's context after a delay drawn uniformly
+// from [min, max): run it with go test -count=N to hunt start-up races.
+func CancelAfterRandom(min, max time.Duration) Option {
+	return assertOption(func(c *assertConfig) {
+		if min < 0 || max <= min {
+			c.errs = append(c.errs, fmt.Sprintf("exectest.CancelAfterRandom: range: got [%v, %v), want 0 <= min < max", min, max))
+			return
+		}
+		c.mode, c.delay, c.upTo = cancelAfterRandom, min, max
+	})
+}
+
+// ProofTimeout sets how long to wait for the descendant's proof of life
+// before the check skips (default [DefaultProofTimeout], capped by the
+// test's deadline).
+func ProofTimeout(d time.Duration) Option {
+	return assertOption(func(c *assertConfig) {
+		if d <= 0 {
+			c.errs = append(c.errs, fmt.Sprintf("exectest.ProofTimeout: got %v, want > 0", d))
+			return
+		}
+		c.proofTimeout = d
+	})
+}
+
+// A DescendantOption configures [NewDescendant].
+type DescendantOption interface{ applyDescendant(*descendantConfig) }
+
+type descendantOption func(*descendantConfig)
+
+func (f descendantOption) applyDescendant(c *descendantConfig) { f(c) }
+
+type descendantConfig struct {
+	lifetime time.Duration
+	escape   bool
+	hermetic bool
+	errs     []string
+}
+
+// DefaultLifetime is how long the descendant lives if nothing kills it,
+// unless [Lifetime] says otherwise.
+const DefaultLifetime = 20 * time.Second
+
+// Escaping makes the descendant leave its process group and session
+// (setsid), as daemons do, before it proves it runs: a process-group kill
+// no longer reaches it.
+func Escaping() DescendantOption {
+	return descendantOption(func(c *descendantConfig) { c.escape = true })
+}
+
+// Lifetime sets how long the descendant lives if nothing kills it (default
+// [DefaultLifetime]). A hung check costs the bound, not this.
+func Lifetime(d time.Duration) DescendantOption {
+	return descendantOption(func(c *descendantConfig) {
+		if d <= 0 {
+			c.errs = append(c.errs, fmt.Sprintf("exectest.Lifetime: got %v, want > 0", d))
+			return
+		}
+		c.lifetime = d
+	})
+}
+
+// Hermetic selects the fixture shape that needs neither /bin/sh nor
+// /bin/sleep: the test binary re-executes itself as the direct child and
+// as the descendant. The test binary must call [fixtures.Main] (or
+// [fixtures.Dispatch]) from TestMain.
+//
+// [fixtures.Main]: https://pkg.go.dev/github.com/exectest/exectest/fixtures#Main
+// [fixtures.Dispatch]: https://pkg.go.dev/github.com/exectest/exectest/fixtures#Dispatch
+func Hermetic() DescendantOption {
+	return descendantOption(func(c *descendantConfig) { c.hermetic = true })
+}
+
+// A PolicyOption configures [ApplyCancelPolicy].
+type PolicyOption interface{ applyPolicy(*policyConfig) }
+
+type policyOption func(*policyConfig)
+
+func (f policyOption) applyPolicy(c *policyConfig) { f(c) }
+
+type policyConfig struct {
+	waitDelay time.Duration
+}
+
+// DefaultWaitDelay is the backstop [ApplyCancelPolicy] sets when the
+// command has none and [WaitDelay] is not given.
+const DefaultWaitDelay = 2 * time.Second
+
+// WaitDelay sets the command's WaitDelay: how long Wait waits for the
+// output pipes to close after the process exits or is cancelled, before it
+// closes them itself. It panics for d <= 0: without a backstop one escaped
+// descendant makes Wait last as long as that descendant.
+func WaitDelay(d time.Duration) PolicyOption {
+	if d <= 0 {
+		panic(fmt.Sprintf("exectest.WaitDelay: got %v, want > 0", d))
+	}
+	return policyOption(func(c *policyConfig) { c.waitDelay = d })
+}

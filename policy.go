@@ -1,0 +1,70 @@
+package exectest
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/exectest/exectest/proctest"
+	"golang.org/x/sys/unix"
+)
+
+// ApplyCancelPolicy makes cancelling cmd's context stop the whole process
+// tree that cmd starts, in bounded time:
+//
+//   - the child runs in a process group of its own (Setpgid, replacing any
+//     Pgid; with Setsid the session's group serves instead);
+//   - Cancel sends SIGKILL to that group; a group already gone counts as
+//     done ([os.ErrProcessDone]), and a group id of 0 or 1 or the caller's
+//     own is never signalled (only the child is killed then);
+//   - WaitDelay (default [DefaultWaitDelay]) is the backstop for a
+//     descendant that left the group (setsid): Wait closes the pipes and
+//     returns [exec.ErrWaitDelay] instead of waiting for it.
+//
+// cmd must come from [exec.CommandContext]; otherwise Start reports that a
+// Cancel was set without a context. Call it before Start.
+//
+// A terminal on stdin: the child's group is no longer the terminal's
+// foreground group, so Ctrl-C reaches the caller and not the child. This is
+// deliberate: a tree that can be killed as a whole is worth more than one
+// the terminal can interrupt. A caller that wants Ctrl-C to stop the child
+// turns SIGINT into a cancel ([os/signal.NotifyContext]), which kills the
+// whole group.
+func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) {
+	if cmd == nil {
+		panic("exectest.ApplyCancelPolicy: cmd: got nil, want an *exec.Cmd from exec.CommandContext")
+	}
+	cfg := policyConfig{waitDelay: cmd.WaitDelay}
+	if cfg.waitDelay <= 0 {
+		cfg.waitDelay = DefaultWaitDelay
+	}
+	for _, o := range opts {
+		if o != nil {
+			o.applyPolicy(&cfg)
+		}
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	if !cmd.SysProcAttr.Setsid {
+		// Setpgid after Setsid would fail the start: a session leader is
+		// already the leader of its own group.
+		cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pgid = true, 0
+	}
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	cmd.WaitDelay = cfg.waitDelay
+}
+
+// killGroup kills the process group led by p, the group ApplyCancelPolicy
+// put it in.
+func killGroup(p *os.Process) error {
+	if !proctest.SafeGroup(p.Pid) {
+		return p.Kill()
+	}
+	err := unix.Kill(-p.Pid, unix.SIGKILL)
+	if errors.Is(err, unix.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}

@@ -1,0 +1,68 @@
+package proctest
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Stat holds the fields of /proc/PID/stat that the toolkit reads.
+type Stat struct {
+	PID     int
+	Comm    string
+	State   string // one letter: R, S, D, Z, T, X, ...
+	PPID    int
+	PGID    int
+	SID     int
+	Start   uint64 // start time in clock ticks since boot
+	RawLine string
+}
+
+// ParseStat parses one line in the format of /proc/PID/stat. The command
+// name may hold spaces and parentheses, so it is cut at the last ')'.
+func ParseStat(line string) (Stat, error) {
+	line = strings.TrimSpace(line)
+	open := strings.IndexByte(line, '(')
+	closing := strings.LastIndexByte(line, ')')
+	if open < 0 || closing < open {
+		return Stat{}, fmt.Errorf("proctest: stat line: got %q, want \"PID (COMM) STATE ...\"", line)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(line[:open]))
+	if err != nil {
+		return Stat{}, fmt.Errorf("proctest: stat line pid: %w", err)
+	}
+	// Fields after the comm start at field 3 (state); starttime is field 22.
+	rest := strings.Fields(line[closing+1:])
+	if len(rest) < 20 {
+		return Stat{}, fmt.Errorf("proctest: stat line: got %d fields after the command name, want at least 20", len(rest))
+	}
+	s := Stat{PID: pid, Comm: line[open+1 : closing], State: rest[0], RawLine: line}
+	ints := []*int{&s.PPID, &s.PGID, &s.SID}
+	for i, p := range ints {
+		if *p, err = strconv.Atoi(rest[1+i]); err != nil {
+			return Stat{}, fmt.Errorf("proctest: stat line field %d: %w", 4+i, err)
+		}
+	}
+	if s.Start, err = strconv.ParseUint(rest[19], 10, 64); err != nil {
+		return Stat{}, fmt.Errorf("proctest: stat line starttime: %w", err)
+	}
+	return s, nil
+}
+
+// ReadStat reads /proc/PID/stat.
+func ReadStat(pid int) (Stat, error) {
+	b, err := os.ReadFile(procPath(pid, "stat"))
+	if err != nil {
+		return Stat{}, err
+	}
+	return ParseStat(string(b))
+}
+
+func procPath(pid int, name string) string {
+	return "/proc/" + strconv.Itoa(pid) + "/" + name
+}
+
+// Zombie reports whether the state is one of a process that has exited
+// and waits to be reaped (or is being torn down): it counts as dead.
+func (s Stat) Zombie() bool { return s.State == "Z" || s.State == "X" || s.State == "x" }

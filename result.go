@@ -1,0 +1,44 @@
+package exectest
+
+import (
+	"time"
+
+	"github.com/exectest/exectest/proctest"
+)
+
+// Result is what [AssertCancel] saw. The check has already reported any
+// failure through the testing.TB; Result is for tests that want more.
+type Result struct {
+	// Elapsed is the time from the cancel to run's return. For a hung run
+	// it includes the bound and the time run took after the kill.
+	Elapsed time.Duration
+	// Err is what run returned (nil if it panicked or never returned).
+	Err error
+	// CancelDelay is the time from run's start to the cancel.
+	CancelDelay time.Duration
+	// Proved says the descendant proved it runs before the cancel. It is
+	// false only with CancelAfter or CancelAfterRandom, when the cancel
+	// won the race with the fixture's start-up.
+	Proved bool
+	// Descendant is the descendant's identity, once it proved it runs.
+	Descendant proctest.Identity
+	// Early says run returned before the cancel.
+	Early bool
+	// Hung says run did not return within the bound.
+	Hung bool
+	// Holders are the fixture processes that were alive at the bound,
+	// holding the command's output.
+	Holders []proctest.Process
+	// Survivors are the fixture processes alive after run returned.
+	Survivors []proctest.Process
+	// Panic is the value run panicked with, if it did.
+	Panic any
+	// Returned is false if run never returned, even after the fixture's
+	// processes were killed: its goroutine is leaked.
+	Returned bool
+}
+
+// Passed reports whether the check found nothing wrong.
+func (r Result) Passed() bool {
+	return r.Returned && !r.Hung && len(r.Survivors) == 0 && r.Panic == nil
+}

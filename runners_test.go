@@ -1,0 +1,77 @@
+package exectest_test
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/exectest/exectest"
+)
+
+// A runner runs argv under ctx as code under test would. Each one below is
+// a shape found in the field, broken or fixed.
+type runner func(argv []string) func(ctx context.Context) error
+
+func command(ctx context.Context, argv []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out bytes.Buffer // not an *os.File: os/exec copies through a pipe
+	cmd.Stdout, cmd.Stderr = &out, &out
+	return cmd
+}
+
+// defaultCancel keeps exec.CommandContext's Cancel: kill the direct child.
+func defaultCancel(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error { return command(ctx, argv).Run() }
+}
+
+// killOnly says Cancel = Process.Kill out loud: the same flaw.
+func killOnly(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := command(ctx, argv)
+		cmd.Cancel = func() error { return cmd.Process.Kill() }
+		return cmd.Run()
+	}
+}
+
+// waitDelayOnly returns in time but leaves the descendant running.
+func waitDelayOnly(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := command(ctx, argv)
+		cmd.WaitDelay = 100 * time.Millisecond
+		return cmd.Run()
+	}
+}
+
+// fixed is the hand-written fix: own group, group SIGKILL, WaitDelay.
+func fixed(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := command(ctx, argv)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		cmd.WaitDelay = 2 * time.Second
+		return cmd.Run()
+	}
+}
+
+// policy is the fix through the toolkit.
+func policy(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := command(ctx, argv)
+		exectest.ApplyCancelPolicy(cmd)
+		return cmd.Run()
+	}
+}
+
+// neverRuns forgets to run the command at all.
+func neverRuns([]string) func(context.Context) error {
+	return func(context.Context) error { return nil }
+}
+
+// missingBinary runs a binary that does not exist.
+func missingBinary([]string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		return command(ctx, []string{"/nonexistent/exectest-missing"}).Run()
+	}
+}

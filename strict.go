@@ -1,0 +1,38 @@
+package exectest
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// StrictEnv is the environment variable that, set to 1, turns every skip
+// for a check that would pass vacuously into a failure: for CI, where a
+// missing prerequisite must not go unnoticed.
+const StrictEnv = "EXECTEST_STRICT"
+
+// strict reports whether StrictEnv is set; a value other than 0 or 1 is
+// bad input and fails the test.
+func strict(tb testing.TB) bool {
+	tb.Helper()
+	switch v := os.Getenv(StrictEnv); v {
+	case "", "0":
+		return false
+	case "1":
+		return true
+	default:
+		tb.Fatalf("exectest: %s: got %q, want 1 (strict) or 0", StrictEnv, v)
+		return true
+	}
+}
+
+// skipVacuous skips a check that cannot prove anything here, or fails it
+// under EXECTEST_STRICT=1. Both end the test's goroutine.
+func skipVacuous(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if strict(tb) {
+		tb.Fatalf("%s\n(failing instead of skipping: %s=1)", msg, StrictEnv)
+	}
+	tb.Skipf("%s\n(set %s=1 to make this a failure)", msg, StrictEnv)
+}
