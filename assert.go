@@ -183,11 +183,15 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome
 	}
 }
 
-// awaitLateProof gives a descendant that has started but not yet proved
-// itself the time of the bound to do so: one that survived the cancel
-// proves itself late and is caught as a survivor.
+// lateProofWindow is how long a descendant that had not proved itself at
+// the cancel has to do so after run returns: one that survived proves
+// itself late (its report takes a few milliseconds) and is caught.
+const lateProofWindow = 250 * time.Millisecond
+
+// awaitLateProof waits up to lateProofWindow, or the bound if shorter, for
+// a late proof of life.
 func (c *check) awaitLateProof() {
-	ctx, cancel := context.WithTimeout(context.Background(), max(c.cfg.bound, 500*time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), min(c.cfg.bound, lateProofWindow))
 	defer cancel()
 	_ = c.d.WaitAlive(ctx)
 }
@@ -212,7 +216,10 @@ func (c *check) checkSurvivors(o outcome, snap snapshot) {
 // runs: vacuous (skip) unless the cancel simply won the race with start-up.
 func (c *check) judgeUnproved(o outcome, snap snapshot) {
 	c.tb.Helper()
-	raced := c.cfg.mode != cancelWhenAlive && snap.started > 0 && len(snap.failures) == 0
+	// With an early cancel, nothing proved alive is a possible outcome of
+	// the race, unless the fixture said it cannot run or run returned
+	// before the cancel without starting it.
+	raced := c.cfg.mode != cancelWhenAlive && len(snap.failures) == 0 && (snap.started > 0 || !c.res.Early)
 	if raced {
 		if l, ok := c.tb.(interface{ Logf(string, ...any) }); ok {
 			l.Logf("exectest: cancelled %v after start, before the descendant proved it runs; nothing of the fixture survived (%s)", c.res.CancelDelay.Round(time.Millisecond), snap)

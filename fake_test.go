@@ -24,7 +24,7 @@ type fakeTB struct {
 }
 
 // runFake runs fn as a test on a fakeTB, then its cleanups.
-func runFake(t *testing.T, fn func(tb testing.TB)) *fakeTB {
+func runFake(t testing.TB, fn func(tb testing.TB)) *fakeTB {
 	t.Helper()
 	f := &fakeTB{TB: t}
 	done := make(chan struct{})
@@ -81,7 +81,7 @@ func (f *fakeTB) Skipf(format string, args ...any) {
 	runtime.Goexit()
 }
 func (f *fakeTB) Skip(args ...any) { f.Skipf("%s", fmt.Sprint(args...)) }
-func (f *fakeTB) SkipNow()        { f.Skipf("") }
+func (f *fakeTB) SkipNow()         { f.Skipf("") }
 func (f *fakeTB) Skipped() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()

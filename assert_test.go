@@ -1,0 +1,279 @@
+package exectest_test
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+)
+
+// shapes are the two fixture shapes; every verdict must hold for both.
+var shapes = []struct {
+	name string
+	opts []exectest.DescendantOption
+	// sleepText is what a message shows of the descendant's command line.
+	sleepText string
+}{
+	{"shell", nil, "/bin/sleep 20"},
+	{"hermetic", []exectest.DescendantOption{exectest.Hermetic()}, "-exectest.fixture=descendant"},
+}
+
+// hungCost bounds what a hung check may cost: the bound, the kill and the
+// messages, far below the descendant's 20 s lifetime. Generous on purpose:
+// the machines are shared.
+const hungCost = exectest.DefaultBound + 5*time.Second
+
+func TestAssertCancelVerdicts(t *testing.T) {
+	cases := []struct {
+		name     string
+		run      runner
+		script   bool // run d.Script() instead of d.Argv()
+		verdict  string
+		wantText []string
+	}{
+		{"default cancel", defaultCancel, false, "fail", []string{"run did not return within the bound after cancel", "want return within 1s", "(descendant)", "pipe:["}},
+		{"kill only", killOnly, false, "fail", []string{"run did not return within the bound after cancel", "(descendant)", "pipe:["}},
+		{"wait delay only", waitDelayOnly, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
+		{"fixed", fixed, false, "pass", nil},
+		{"policy", policy, false, "pass", nil},
+		{"script with policy", policy, true, "pass", nil},
+		{"script with default cancel", defaultCancel, true, "fail", []string{"run did not return within the bound after cancel", "pipe:["}},
+	}
+	for _, sh := range shapes {
+		for _, c := range cases {
+			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				start := time.Now()
+				var res exectest.Result
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, sh.opts...)
+					argv := d.Argv()
+					if c.script {
+						argv = []string{d.Script()}
+					}
+					res = exectest.AssertCancel(tb, d, c.run(argv))
+				})
+				want := c.wantText
+				if c.verdict == "fail" {
+					want = append(want, sh.sleepText)
+				}
+				f.wantVerdict(t, c.verdict, want...)
+				if cost := time.Since(start); cost > hungCost {
+					t.Errorf("check cost: got %v, want at most %v (the bound, not the descendant's lifetime)", cost, hungCost)
+				}
+				if c.verdict == "pass" && (!res.Proved || !res.Passed() || res.Descendant.PID == 0) {
+					t.Errorf("result of a passing check: got %+v, want proved, passed and the descendant's pid", res)
+				}
+			})
+		}
+	}
+}
+
+func TestAssertCancelEscapingDescendant(t *testing.T) {
+	for _, sh := range shapes {
+		for name, r := range map[string]runner{"fixed": fixed, "policy": policy} {
+			t.Run(sh.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				var res exectest.Result
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Escaping()}, sh.opts...)...)
+					res = exectest.AssertCancel(tb, d, r(d.Argv()))
+				})
+				f.wantVerdict(t, "fail", "(descendant)", sh.sleepText)
+				if len(res.Holders)+len(res.Survivors) == 0 {
+					t.Fatalf("result: got no holder and no survivor, want the escaped descendant")
+				}
+				// The escapee leads its own session: proof it escaped before the kill.
+				p := append(res.Holders, res.Survivors...)[0]
+				if p.SID != p.PID {
+					t.Errorf("escaped descendant: got sid %d, want its own pid %d", p.SID, p.PID)
+				}
+			})
+		}
+	}
+}
+
+func TestAssertCancelVacuous(t *testing.T) {
+	cases := []struct {
+		name     string
+		run      runner
+		wantText string
+	}{
+		{"never runs", neverRuns, "the command never started"},
+		{"missing binary", missingBinary, "no such file or directory"},
+	}
+	for _, strict := range []string{"0", "1"} {
+		for _, c := range cases {
+			t.Run(c.name+"/strict="+strict, func(t *testing.T) {
+				t.Setenv(exectest.StrictEnv, strict)
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb)
+					exectest.AssertCancel(tb, d, c.run(d.Argv()))
+				})
+				want := map[string]string{"0": "skip", "1": "fail"}[strict]
+				f.wantVerdict(t, want, "the descendant never proved it runs", c.wantText, exectest.StrictEnv)
+			})
+		}
+	}
+}
+
+func TestAssertCancelRunPanics(t *testing.T) {
+	var res exectest.Result
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
+			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			exectest.ApplyCancelPolicy(cmd)
+			if err := cmd.Start(); err != nil {
+				return err
+			}
+			<-ctx.Done()
+			cmd.Wait()
+			panic("runner exploded")
+		})
+	})
+	f.wantVerdict(t, "fail", "run panicked: runner exploded", "goroutine")
+	if res.Panic != "runner exploded" {
+		t.Errorf("Result.Panic: got %v, want %q", res.Panic, "runner exploded")
+	}
+}
+
+func TestAssertCancelRunNeverReturns(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	start := time.Now()
+	var res exectest.Result
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
+			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			if err := cmd.Start(); err != nil {
+				return err
+			}
+			defer cmd.Wait()
+			<-release // ignores ctx and the kill alike
+			return nil
+		}, exectest.Within(200*time.Millisecond))
+	})
+	f.wantVerdict(t, "fail", "run did not return within the bound", "its goroutine is leaked")
+	if res.Returned {
+		t.Errorf("Result.Returned: got true, want false")
+	}
+	if cost := time.Since(start); cost > 200*time.Millisecond+hungCost {
+		t.Errorf("cost of a run that never returns: got %v, want at most %v", cost, 200*time.Millisecond+hungCost)
+	}
+}
+
+func TestAssertCancelEarlyCancel(t *testing.T) {
+	// A correct runner passes wherever the cancel lands in start-up.
+	for _, sh := range shapes {
+		for name, opt := range map[string]exectest.Option{
+			"after 0":           exectest.CancelAfter(0),
+			"after random 0-20": exectest.CancelAfterRandom(0, 20*time.Millisecond),
+		} {
+			t.Run(sh.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				for range 5 {
+					f := runFake(t, func(tb testing.TB) {
+						d := exectest.NewDescendant(tb, sh.opts...)
+						exectest.AssertCancel(tb, d, policy(d.Argv()), opt)
+					})
+					f.wantVerdict(t, "pass")
+				}
+			})
+		}
+	}
+}
+
+func TestAssertCancelRunReturnsEarlyLeavingProcesses(t *testing.T) {
+	// A runner that starts the command and returns at once, never waiting.
+	var cmd *exec.Cmd
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, func(ctx context.Context) error {
+			cmd = exec.Command(d.Argv()[0], d.Argv()[1:]...)
+			return cmd.Start()
+		})
+	})
+	cmd.Wait() // reap the killed child, as GODEBUG=execwait=2 wants
+	f.wantVerdict(t, "fail", "fixture processes alive after run returned", "run returned before the cancel")
+}
+
+func TestBadInput(t *testing.T) {
+	ok := func(ctx context.Context) error { return nil }
+	cases := []struct {
+		name string
+		fn   func(tb testing.TB)
+		want string
+	}{
+		{"nil descendant", func(tb testing.TB) { exectest.AssertCancel(tb, nil, ok) }, "descendant: got nil, want one from exectest.NewDescendant(t)"},
+		{"nil run", func(tb testing.TB) { exectest.AssertCancel(tb, exectest.NewDescendant(tb), nil) }, "run: got nil"},
+		{"zero bound", func(tb testing.TB) { exectest.AssertCancel(tb, exectest.NewDescendant(tb), ok, exectest.Within(0)) }, "exectest.Within: bound: got 0s, want > 0"},
+		{"negative bound", func(tb testing.TB) {
+			exectest.AssertCancel(tb, exectest.NewDescendant(tb), ok, exectest.Within(-time.Second))
+		}, "exectest.Within: bound: got -1s, want > 0"},
+		{"zero lifetime", func(tb testing.TB) { exectest.NewDescendant(tb, exectest.Lifetime(0)) }, "exectest.Lifetime: got 0s, want > 0"},
+		{"bad random range", func(tb testing.TB) {
+			exectest.AssertCancel(tb, exectest.NewDescendant(tb), ok, exectest.CancelAfterRandom(time.Second, time.Second))
+		}, "want 0 <= min < max"},
+		{"zero proof timeout", func(tb testing.TB) {
+			exectest.AssertCancel(tb, exectest.NewDescendant(tb), ok, exectest.ProofTimeout(0))
+		}, "exectest.ProofTimeout: got 0s, want > 0"},
+		{"descendant used twice", func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			exectest.AssertCancel(tb, d, policy(d.Argv()))
+			exectest.AssertCancel(tb, d, policy(d.Argv()))
+		}, "was already used by an earlier check: create one per check"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			runFake(t, c.fn).wantVerdict(t, "fail", c.want)
+		})
+	}
+}
+
+func TestBadStrictValue(t *testing.T) {
+	t.Setenv(exectest.StrictEnv, "yes")
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, neverRuns(nil))
+	})
+	f.wantVerdict(t, "fail", `EXECTEST_STRICT: got "yes", want 1 (strict) or 0`)
+}
+
+func TestWaitAlive(t *testing.T) {
+	t.Parallel()
+	t.Run("proves", func(t *testing.T) {
+		t.Parallel()
+		d := exectest.NewDescendant(t, exectest.Lifetime(5*time.Second))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+		exectest.ApplyCancelPolicy(cmd)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Wait()
+		defer cancel()
+		if err := d.WaitAlive(ctx); err != nil {
+			t.Fatalf("WaitAlive: got %v, want nil", err)
+		}
+		if id, ok := d.Process(); !ok || !id.Alive() {
+			t.Errorf("Process after WaitAlive: got %v, %v, want a live process", id, ok)
+		}
+	})
+	t.Run("times out saying what it saw", func(t *testing.T) {
+		t.Parallel()
+		d := exectest.NewDescendant(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		defer cancel()
+		err := d.WaitAlive(ctx)
+		if err == nil || !strings.Contains(err.Error(), "the command never started") || ctx.Err() == nil {
+			t.Fatalf("WaitAlive with nothing started: got %v, want a deadline error saying the command never started", err)
+		}
+	})
+}
