@@ -2,6 +2,7 @@ package exectest
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -75,9 +76,10 @@ func (m *monitor) handle(e marker.Event) {
 		st     proctest.Stat
 		id     proctest.Identity
 		reason string
+		gone   bool
 	)
 	if e.Kind == marker.Started || e.Kind == marker.Alive {
-		st, id, reason = identify(e)
+		st, id, reason, gone = identify(e)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -85,6 +87,9 @@ func (m *monitor) handle(e marker.Event) {
 	switch e.Kind {
 	case marker.Started:
 		m.started++
+		if gone {
+			return // a fixture child that has exited cannot survive
+		}
 		if reason != "" {
 			m.failures = append(m.failures, "fixture child "+reason)
 			return
@@ -112,19 +117,20 @@ func (m *monitor) handle(e marker.Event) {
 }
 
 // identify turns a report into an identity in the test's PID namespace.
-func identify(e marker.Event) (proctest.Stat, proctest.Identity, string) {
+// gone says the process exited before it could be found.
+func identify(e marker.Event) (st proctest.Stat, id proctest.Identity, reason string, gone bool) {
 	if e.Stat == "" {
-		return proctest.Stat{}, proctest.Identity{}, fmt.Sprintf("pid %d could not read /proc/self/stat: mount /proc where the command runs", e.PID)
+		return st, id, fmt.Sprintf("pid %d could not read /proc/self/stat: mount /proc where the command runs", e.PID), false
 	}
 	st, err := proctest.ParseStat(e.Stat)
 	if err != nil {
-		return st, proctest.Identity{}, fmt.Sprintf("pid %d: %v", e.PID, err)
+		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), false
 	}
-	id, err := proctest.Resolve(st.PID, st.Start)
+	id, err = proctest.Resolve(st.PID, st.Start)
 	if err != nil {
-		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err)
+		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proctest.ErrGone)
 	}
-	return st, id, ""
+	return st, id, "", false
 }
 
 func (m *monitor) broadcast() {

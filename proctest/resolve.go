@@ -1,10 +1,14 @@
 package proctest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 )
+
+// ErrGone says that a process has exited, or was never seen, in /proc.
+var ErrGone = errors.New("no such process in /proc (exited already?)")
 
 // Resolve finds, in the test's PID namespace, the process that calls itself
 // innerPID in its own namespace and started at start (a process inside a
@@ -36,5 +40,5 @@ func Resolve(innerPID int, start uint64) (Identity, error) {
 			return Identity{PID: pid, Start: start}, nil
 		}
 	}
-	return Identity{}, fmt.Errorf("proctest: resolve pid %d (start %d): got no such process in /proc, want one (gone already?)", innerPID, start)
+	return Identity{}, fmt.Errorf("proctest: resolve pid %d (start %d): %w", innerPID, start, ErrGone)
 }

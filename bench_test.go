@@ -1,0 +1,190 @@
+package exectest_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+)
+
+// BenchmarkCancelCheck compares the cost of one full toolkit check with
+// the hand-written seed-style check people write today and with the floor:
+// the least work that still sees the descendant run and kills the tree.
+//
+// The three run interleaved in every iteration, and in a rotating order,
+// so that machine noise (other load, CPU frequency, the kernel reaping the
+// previous iteration's processes) hits all three alike: measured in
+// separate runs, the ratios would compare noise instead of the checks.
+//
+// The target is toolkit/seed <= 0.05 on a 2-core machine: the toolkit
+// must cost a small part of the fixed-delay check it replaces. Run it with
+//
+//	go test -run '^$' -bench BenchmarkCancelCheck -benchtime 20x .
+func BenchmarkCancelCheck(b *testing.B) {
+	if err := haveProcChildren(); err != nil {
+		b.Skipf("floor: needs /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN): %v", err)
+	}
+	parts := []struct {
+		name  string
+		run   func(*testing.B)
+		total time.Duration
+	}{
+		{name: "toolkit", run: func(b *testing.B) { toolkitCheck(b) }},
+		{name: "seed", run: seedCheck},
+		{name: "floor", run: floorCheck},
+	}
+	// Own count: b.N is not the iteration count inside a b.Loop benchmark.
+	n := 0
+	b.ResetTimer()
+	for b.Loop() {
+		for k := range parts {
+			p := &parts[(n+k)%len(parts)]
+			start := time.Now()
+			p.run(b)
+			p.total += time.Since(start)
+		}
+		n++
+	}
+	toolkit, seed, floor := parts[0].total, parts[1].total, parts[2].total
+	b.ReportMetric(msPerCheck(toolkit, n), "toolkit-ms/check")
+	b.ReportMetric(msPerCheck(seed, n), "seed-ms/check")
+	b.ReportMetric(msPerCheck(floor, n), "floor-ms/check")
+	b.ReportMetric(float64(toolkit)/float64(seed), "toolkit/seed")
+	b.ReportMetric(float64(toolkit)/float64(floor), "toolkit/floor")
+}
+
+// BenchmarkCancelCheckHermetic measures the toolkit check with the fixture
+// that re-executes the test binary, which costs more to start than
+// /bin/sh and /bin/sleep.
+func BenchmarkCancelCheckHermetic(b *testing.B) {
+	var total time.Duration
+	n := 0
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		toolkitCheck(b, exectest.Hermetic())
+		total += time.Since(start)
+		n++
+	}
+	b.ReportMetric(msPerCheck(total, n), "toolkit-ms/check")
+}
+
+// toolkitCheck runs one check as a test would, on a fresh fake so that
+// the descendant's cleanup (run by runFake) is part of the cost.
+func toolkitCheck(b *testing.B, opts ...exectest.DescendantOption) {
+	b.Helper()
+	f := runFake(b, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb, opts...)
+		exectest.AssertCancel(tb, d, policy(d.Argv()))
+	})
+	if got := f.verdict(); got != "pass" {
+		b.Fatalf("toolkit check verdict: got %s, want pass; recorded:%s", got, f.report())
+	}
+}
+
+// seedCheck imitates the check written by hand today: a fixed timeout
+// stands in for "the descendant runs", and only the return time is judged.
+func seedCheck(b *testing.B) {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "/bin/sleep 20 & wait")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	start := time.Now()
+	cmd.Run() // the seed check judges only when Run returns, not its error
+	if took := time.Since(start); took > time.Second {
+		b.Fatalf("seed check return time: got %v, want within 1s", took)
+	}
+}
+
+// floorCheck is the least any check must do: start the tree, see the
+// sleep run, kill the group and reap.
+func floorCheck(b *testing.B) {
+	b.Helper()
+	cmd := exec.Command("/bin/sh", "-c", "/bin/sleep 20 & wait")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Only a backstop so that a broken kill fails the benchmark instead of
+	// hanging it; a working kill never waits for it.
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		b.Fatalf("floor: start: %v", err)
+	}
+	pid := cmd.Process.Pid
+	// Kill before any failure: execwait=2 (TestMain) panics on a Cmd that
+	// was started and never waited for.
+	fail := func(format string, args ...any) {
+		b.Helper()
+		cmd.Process.Kill()
+		cmd.Wait()
+		b.Fatalf(format, args...)
+	}
+	if err := waitForSleep(pid); err != nil {
+		fail("floor: waiting for the sleep: %v", err)
+	}
+	pgid, err := syscall.Getpgid(pid)
+	if err != nil {
+		fail("floor: getpgid(%d): %v", pid, err)
+	}
+	if pgid <= 1 || pgid == syscall.Getpgrp() {
+		fail("floor: process group of %d: got %d, want > 1 and not ours (%d)", pid, pgid, syscall.Getpgrp())
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil {
+		fail("floor: kill group %d: %v", pgid, err)
+	}
+	cmd.Wait() // killed on purpose: the error says so and nothing more
+}
+
+// sleepSeenWithin guards the floor's polling against a tree that never
+// starts the sleep; it is not a bound on the floor's speed.
+const sleepSeenWithin = 10 * time.Second
+
+// waitForSleep polls pid's children until one has exec'd /bin/sleep: a
+// forked child still shows the shell's command line until then.
+func waitForSleep(pid int) error {
+	children := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
+	end := time.Now().Add(sleepSeenWithin)
+	for wait := 50 * time.Microsecond; ; wait = min(2*wait, time.Millisecond) {
+		list, err := os.ReadFile(children)
+		if err != nil {
+			return err
+		}
+		for _, child := range strings.Fields(string(list)) {
+			cmdline, _ := os.ReadFile("/proc/" + child + "/cmdline")
+			if bytes.HasPrefix(cmdline, []byte("/bin/sleep")) {
+				return nil
+			}
+		}
+		if time.Now().After(end) {
+			return fmt.Errorf("children of %d: got %q, want one running /bin/sleep within %v", pid, bytes.TrimSpace(list), sleepSeenWithin)
+		}
+		time.Sleep(wait)
+	}
+}
+
+// haveProcChildren says whether the kernel lists a task's children, which
+// the floor relies on to see the sleep.
+func haveProcChildren() error {
+	pid := os.Getpid()
+	_, err := os.Stat(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	return err
+}
+
+func msPerCheck(total time.Duration, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(total) / float64(n) / float64(time.Millisecond)
+}

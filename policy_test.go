@@ -1,0 +1,96 @@
+package exectest_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+)
+
+func TestApplyCancelPolicySettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cases := []struct {
+		name          string
+		prepare       func(*exec.Cmd)
+		opts          []exectest.PolicyOption
+		wantSetpgid   bool
+		wantWaitDelay time.Duration
+	}{
+		{"defaults", func(*exec.Cmd) {}, nil, true, exectest.DefaultWaitDelay},
+		{"wait delay option", func(*exec.Cmd) {}, []exectest.PolicyOption{exectest.WaitDelay(time.Second)}, true, time.Second},
+		{"keeps the caller's wait delay", func(c *exec.Cmd) { c.WaitDelay = 3 * time.Second }, nil, true, 3 * time.Second},
+		{"replaces a pgid", func(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: 42} }, nil, true, exectest.DefaultWaitDelay},
+		// A session leader already leads its own group; Setpgid would fail Start.
+		{"keeps setsid", func(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }, nil, false, exectest.DefaultWaitDelay},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.CommandContext(ctx, "/bin/true")
+			c.prepare(cmd)
+			exectest.ApplyCancelPolicy(cmd, c.opts...)
+			a := cmd.SysProcAttr
+			if a.Setpgid != c.wantSetpgid || a.Pgid != 0 && a.Setpgid {
+				t.Errorf("SysProcAttr: got Setpgid %v Pgid %d, want Setpgid %v Pgid 0", a.Setpgid, a.Pgid, c.wantSetpgid)
+			}
+			if cmd.WaitDelay != c.wantWaitDelay {
+				t.Errorf("WaitDelay: got %v, want %v", cmd.WaitDelay, c.wantWaitDelay)
+			}
+			if cmd.Cancel == nil {
+				t.Errorf("Cancel: got nil, want the group kill")
+			}
+			if err := cmd.Run(); err != nil {
+				t.Errorf("Run with the policy: got %v, want nil", err)
+			}
+		})
+	}
+}
+
+func TestApplyCancelPolicyGroupGone(t *testing.T) {
+	t.Parallel()
+	cmd := exec.CommandContext(context.Background(), "/bin/true")
+	exectest.ApplyCancelPolicy(cmd)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Cancel(); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("Cancel after the group is gone: got %v, want os.ErrProcessDone", err)
+	}
+}
+
+func TestApplyCancelPolicyNeedsContext(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command("/bin/true")
+	exectest.ApplyCancelPolicy(cmd)
+	if err := cmd.Start(); err == nil {
+		cmd.Wait()
+		t.Errorf("Start of a Cmd without context under the policy: got nil, want os/exec's error about Cancel")
+	}
+}
+
+func TestApplyCancelPolicyBadInput(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		fn   func()
+		want string
+	}{
+		"nil cmd":         {func() { exectest.ApplyCancelPolicy(nil) }, "cmd: got nil"},
+		"zero wait delay": {func() { exectest.WaitDelay(0) }, "exectest.WaitDelay: got 0s, want > 0"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if s, _ := r.(string); !strings.Contains(s, c.want) {
+					t.Errorf("panic: got %v, want one containing %q", r, c.want)
+				}
+			}()
+			c.fn()
+		})
+	}
+}
