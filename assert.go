@@ -61,6 +61,7 @@ type check struct {
 	d   *Descendant
 	cfg assertConfig
 	res Result
+	why string // why the cancel came when it did
 }
 
 type outcome struct {
@@ -86,12 +87,12 @@ func (c *check) do(run func(context.Context) error) Result {
 		o.err = run(ctx)
 	}()
 
-	early, gotEarly := c.waitToCancel(returned)
+	early, gotEarly, why := c.waitToCancel(returned)
+	c.res.Proved = c.d.mon.snapshot().proof != nil
+	c.why = why
 	cancel()
 	cancelled := time.Now()
 	c.res.CancelDelay = cancelled.Sub(start)
-	snap := c.d.mon.snapshot()
-	c.res.Proved = snap.proof != nil
 
 	var o outcome
 	if gotEarly {
@@ -110,7 +111,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	if !c.res.Proved {
 		c.awaitLateProof()
 	}
-	snap = c.d.mon.snapshot()
+	snap := c.d.mon.snapshot()
 	if snap.proof != nil {
 		c.res.Descendant = snap.proof.id
 	}
@@ -121,9 +122,9 @@ func (c *check) do(run func(context.Context) error) Result {
 	return c.res
 }
 
-// waitToCancel waits for the moment to cancel. If run returns first, it
-// says so.
-func (c *check) waitToCancel(returned <-chan outcome) (outcome, bool) {
+// waitToCancel waits for the moment to cancel and says why it came. If
+// run returns first, it says so.
+func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, why string) {
 	var timer <-chan time.Time
 	switch c.cfg.mode {
 	case cancelAfter:
@@ -135,15 +136,23 @@ func (c *check) waitToCancel(returned <-chan outcome) (outcome, bool) {
 	}
 	for {
 		s := c.d.mon.snapshot()
-		if c.cfg.mode == cancelWhenAlive && (s.proof != nil || len(s.failures) > 0) {
-			return outcome{}, false
+		if c.cfg.mode == cancelWhenAlive {
+			if s.proof != nil {
+				return outcome{}, false, "the descendant proved it runs"
+			}
+			if len(s.failures) > 0 {
+				return outcome{}, false, "the fixture reported it cannot run"
+			}
 		}
 		select {
 		case o := <-returned:
-			return o, true
+			return o, true, "run returned first"
 		case <-s.changed:
 		case <-timer:
-			return outcome{}, false
+			if c.cfg.mode == cancelWhenAlive {
+				return outcome{}, false, "no proof of life came within the proof timeout"
+			}
+			return outcome{}, false, "the cancel delay passed"
 		}
 	}
 }
@@ -165,7 +174,7 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome
 	killErr := c.d.killAll()
 	killed := time.Now()
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", time.Since(cancelled).Round(time.Millisecond), c.cfg.bound)
+	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
 	writeList(&msg, "fixture processes holding the command's output at the bound (killed by exectest so that run can return):", c.res.Holders)
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
@@ -173,7 +182,7 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome
 	select {
 	case o := <-returned:
 		c.res.Elapsed, c.res.Returned = time.Since(cancelled), true
-		fmt.Fprintf(&msg, "\nrun returned %v after the kill (%v after cancel): err = %v", time.Since(killed).Round(time.Millisecond), c.res.Elapsed.Round(time.Millisecond), o.err)
+		fmt.Fprintf(&msg, "\nrun returned %v after the kill (%v after cancel): err = %v", short(time.Since(killed)), short(c.res.Elapsed), o.err)
 		c.tb.Errorf("%s", msg.String())
 		return o
 	case <-time.After(killGrace):
@@ -222,12 +231,18 @@ func (c *check) judgeUnproved(o outcome, snap snapshot) {
 	raced := c.cfg.mode != cancelWhenAlive && len(snap.failures) == 0 && (snap.started > 0 || !c.res.Early)
 	if raced {
 		if l, ok := c.tb.(interface{ Logf(string, ...any) }); ok {
-			l.Logf("exectest: cancelled %v after start, before the descendant proved it runs; nothing of the fixture survived (%s)", c.res.CancelDelay.Round(time.Millisecond), snap)
+			l.Logf("exectest: cancelled %v after start, before the descendant proved it runs; nothing of the fixture survived (%s)", short(c.res.CancelDelay), snap)
 		}
 		return
 	}
-	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: %q on %s (proof timeout %v)\nrun returned: err = %v, %v after start\nthe fixture: %s",
-		"exectest "+c.d.spec.Token+" alive", c.d.spec.Marker, c.cfg.proofTimeout, o.err, c.res.CancelDelay.Round(time.Millisecond), snap)
+	var when string
+	if c.res.Early {
+		when = fmt.Sprintf("run returned before any cancel, %v after start: err = %v", short(c.res.CancelDelay), o.err)
+	} else {
+		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.res.CancelDelay), c.why, short(c.res.Elapsed), o.err)
+	}
+	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: a report %q from the fixture\n%s\nthe fixture: %s",
+		"exectest "+c.d.spec.Token+" alive", when, snap)
 }
 
 // alive describes the fixture's processes that are alive now.
@@ -256,9 +271,9 @@ func (c *check) aliveAfter(grace time.Duration) []proctest.Process {
 
 func (c *check) returnedWhen() string {
 	if c.res.Early {
-		return fmt.Sprintf("run returned before the cancel, %v after start", c.res.CancelDelay.Round(time.Millisecond))
+		return fmt.Sprintf("run returned before the cancel, %v after start", short(c.res.CancelDelay))
 	}
-	return fmt.Sprintf("run returned %v after cancel", c.res.Elapsed.Round(time.Millisecond))
+	return fmt.Sprintf("run returned %v after cancel", short(c.res.Elapsed))
 }
 
 func writeList(b *strings.Builder, header string, ps []proctest.Process) {
@@ -270,4 +285,13 @@ func writeList(b *strings.Builder, header string, ps []proctest.Process) {
 	for _, p := range ps {
 		b.WriteString("\n\t" + p.String())
 	}
+}
+
+// short rounds d for a message: to the microsecond below a millisecond, to
+// the millisecond above, so that "0s" never hides a real duration.
+func short(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
 }

@@ -21,7 +21,7 @@ import (
 
 // A Descendant is the fixture that a cancel must stop: a command whose
 // direct child leaves behind a descendant that holds the inherited stdout
-// and stderr and lives [Lifetime] unless killed, while the direct child
+// and stderr and lives 20 s (see [Lifetime]) unless killed, while the direct child
 // waits for it (the shape of sh -c 'sleep 20 & wait').
 //
 // The code under test runs [Descendant.Argv] (or [Descendant.Script]); the
@@ -56,6 +56,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 	if len(cfg.errs) > 0 {
 		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
 	}
+	strict(tb) // bad input fails at once, not only when a check would skip
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 	}
@@ -63,7 +64,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 	d.spec = fixtures.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape}
 	if cfg.hermetic {
 		if !fixtures.Hooked() {
-			tb.Fatalf("exectest.Hermetic: this test binary cannot re-execute itself as the fixture: add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
+			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want fixtures.Main(m) (or fixtures.Dispatch()) called from TestMain, so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
 		}
 	} else {
 		for _, p := range []string{"/bin/sh", "/bin/sleep"} {

@@ -135,6 +135,8 @@ func (f *fakeTB) wantVerdict(t *testing.T, want string, wantText ...string) {
 		t.Fatalf("verdict: got %s, want %s; recorded:%s", got, want, f.report())
 	}
 	rep := f.report()
+	// Under -v this is the verdict matrix: what each runner got, and why.
+	t.Logf("verdict: %s, as expected%s", want, rep)
 	for _, w := range wantText {
 		if !strings.Contains(rep, w) {
 			t.Errorf("message: got %s\nwant it to contain %q", rep, w)

@@ -100,7 +100,11 @@ func (m *monitor) handle(e marker.Event) {
 			m.failures = append(m.failures, "descendant "+reason)
 			return
 		}
-		m.known = append(m.known, knownProcess{id, "descendant"})
+		role := "descendant"
+		if m.escape {
+			role = "descendant, escaped into its own session"
+		}
+		m.known = append(m.known, knownProcess{id, role})
 		if m.escape && st.SID != st.PID {
 			m.failures = append(m.failures, fmt.Sprintf("descendant pid %d reported alive but not escaped: sid: got %d, want its own pid %d", id.PID, st.SID, st.PID))
 			return
@@ -159,7 +163,7 @@ func (m *monitor) snapshot() snapshot {
 func (s snapshot) String() string {
 	var parts []string
 	if s.started == 0 {
-		parts = append(parts, "the command never started (no report from the direct child)")
+		parts = append(parts, "the command never started (no report from the fixture child)")
 	}
 	for _, k := range s.known {
 		parts = append(parts, fmt.Sprintf("%s pid %d reported", k.role, k.id.PID))

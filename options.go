@@ -122,7 +122,10 @@ const DefaultLifetime = 20 * time.Second
 
 // Escaping makes the descendant leave its process group and session
 // (setsid), as daemons do, before it proves it runs: a process-group kill
-// no longer reaches it.
+// no longer reaches it, so even [ApplyCancelPolicy] leaves it running.
+// With the default bound (1 s) and the policy's default WaitDelay (2 s)
+// that check fails as a hang naming the escapee; with a bound past the
+// WaitDelay, as a survivor.
 func Escaping() DescendantOption {
 	return descendantOption(func(c *descendantConfig) { c.escape = true })
 }
@@ -167,8 +170,10 @@ const DefaultWaitDelay = 2 * time.Second
 
 // WaitDelay sets the command's WaitDelay: how long Wait waits for the
 // output pipes to close after the process exits or is cancelled, before it
-// closes them itself. It panics for d <= 0: without a backstop one escaped
-// descendant makes Wait last as long as that descendant.
+// closes them itself. It panics for d <= 0, since without a backstop one
+// escaped descendant makes Wait last as long as that descendant; it panics
+// rather than reporting because it runs in the code under test, where no
+// testing.TB exists.
 func WaitDelay(d time.Duration) PolicyOption {
 	if d <= 0 {
 		panic(fmt.Sprintf("exectest.WaitDelay: got %v, want > 0", d))

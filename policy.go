@@ -19,8 +19,11 @@ import (
 //     done ([os.ErrProcessDone]), and a group id of 0 or 1 or the caller's
 //     own is never signalled (only the child is killed then);
 //   - WaitDelay (default [DefaultWaitDelay]) is the backstop for a
-//     descendant that left the group (setsid): Wait closes the pipes and
-//     returns [exec.ErrWaitDelay] instead of waiting for it.
+//     descendant that left the group (setsid): Wait stops waiting for it
+//     and closes the pipes, and returns the command's own error (or
+//     [exec.ErrWaitDelay] if the command had otherwise succeeded). The
+//     escaped descendant still runs: that is a leak, and a check with
+//     [Escaping] reports it.
 //
 // cmd must come from [exec.CommandContext]; otherwise Start reports that a
 // Cancel was set without a context. Call it before Start.

@@ -31,8 +31,8 @@ func Describe(id Identity, role string) (Process, bool) {
 	}
 	p := Process{Identity: id, PPID: s.PPID, PGID: s.PGID, SID: s.SID, State: s.State, Role: role}
 	if gp, err := process.NewProcess(int32(id.PID)); err == nil {
-		if c, err := gp.Cmdline(); err == nil {
-			p.Cmdline = c
+		if args, err := gp.CmdlineSlice(); err == nil {
+			p.Cmdline = joinArgs(args)
 		}
 	}
 	p.Age = age(s.Start)
@@ -77,6 +77,19 @@ func (p Process) HoldsPipe() bool {
 // the test: never group 0 or 1, never the test's own group.
 func SafeGroup(pgid int) bool {
 	return pgid > 1 && pgid != unix.Getpgrp()
+}
+
+// joinArgs joins a command line for a message; an argument that is a
+// whole script (sh -c '...') shows as '...'.
+func joinArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if strings.Contains(a, "\n") {
+			a = "'...'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
 }
 
 // maxCmdline is how much of a command line a message shows: a shell
