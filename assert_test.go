@@ -82,7 +82,7 @@ func TestAssertCancelEscapingDescendant(t *testing.T) {
 					d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Escaping()}, sh.opts...)...)
 					res = exectest.AssertCancel(tb, d, r(d.Argv()))
 				})
-				f.wantVerdict(t, "fail", "(descendant)", sh.sleepText)
+				f.wantVerdict(t, "fail", "(descendant, escaped into its own session)", sh.sleepText)
 				if len(res.Holders)+len(res.Survivors) == 0 {
 					t.Fatalf("result: got no holder and no survivor, want the escaped descendant")
 				}
