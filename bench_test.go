@@ -188,3 +188,15 @@ func msPerCheck(total time.Duration, n int) float64 {
 	}
 	return float64(total) / float64(n) / float64(time.Millisecond)
 }
+
+// BenchmarkAssertCancelOnB runs the check on the *testing.B itself, as a
+// benchmark of the code under test would: AssertCancel takes any
+// testing.TB.
+func BenchmarkAssertCancelOnB(b *testing.B) {
+	for b.Loop() {
+		d := exectest.NewDescendant(b)
+		if r := exectest.AssertCancel(b, d, policy(d.Argv())); !r.Passed() {
+			b.Fatalf("check on *testing.B: got %+v, want passed", r)
+		}
+	}
+}
