@@ -3,6 +3,7 @@ package exectest
 import (
 	"context"
 	"fmt"
+	"os"
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
@@ -53,6 +54,7 @@ func AssertCancel(tb testing.TB, d *Descendant, run func(ctx context.Context) er
 		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d)
 	}
 	c := &check{tb: tb, d: d, cfg: cfg}
+	c.res.Tracker = d.Tracker()
 	return c.do(run)
 }
 
@@ -170,15 +172,16 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome
 	case <-bound.C:
 	}
 	c.res.Hung = true
-	c.res.Holders = c.alive()
+	c.res.Holders = c.pipeHolders()
 	killErr := c.d.killAll()
 	killed := time.Now()
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
-	writeList(&msg, "fixture processes holding the command's output at the bound (killed by exectest so that run can return):", c.res.Holders)
+	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", c.res.Holders)
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
 	}
+	fmt.Fprintf(&msg, "\nfixture processes tracked by: %s", c.res.Tracker)
 	select {
 	case o := <-returned:
 		c.res.Elapsed, c.res.Returned = time.Since(cancelled), true
@@ -218,6 +221,7 @@ func (c *check) checkSurvivors(o outcome, snap snapshot) {
 	if err := c.d.killAll(); err != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", err)
 	}
+	fmt.Fprintf(&msg, "\nfixture processes tracked by: %s", c.res.Tracker)
 	c.tb.Errorf("%s", msg.String())
 }
 
@@ -245,28 +249,51 @@ func (c *check) judgeUnproved(o outcome, snap snapshot) {
 		"exectest "+c.d.spec.Token+" alive", when, snap)
 }
 
-// alive describes the fixture's processes that are alive now.
-func (c *check) alive() []proctest.Process {
+// describe turns identities into what a message says of them.
+func describe(ids []proctest.Identity, s snapshot) []proctest.Process {
 	var ps []proctest.Process
-	for _, k := range c.d.mon.snapshot().known {
-		if p, ok := proctest.Describe(k.id, k.role); ok {
+	for _, id := range ids {
+		if p, ok := proctest.Describe(id, s.role(id)); ok {
+			p.Label(s.pipes)
 			ps = append(ps, p)
 		}
 	}
 	return ps
 }
 
+// alive describes the fixture's processes that are alive now.
+func (c *check) alive() []proctest.Process {
+	s := c.d.mon.snapshot()
+	return describe(c.d.tracker.Members(s.ids()), s)
+}
+
 // aliveAfter returns the fixture's processes still alive after up to
 // grace, polling with a capped backoff.
 func (c *check) aliveAfter(grace time.Duration) []proctest.Process {
-	end := time.Now().Add(grace)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		ps := c.alive()
-		if len(ps) == 0 || time.Now().After(end) {
-			return ps
-		}
-		time.Sleep(wait)
+	s := c.d.mon.snapshot()
+	return describe(awaitDead(c.d.tracker, s.ids(), grace), s)
+}
+
+// pipeHolders adds to the fixture's live processes every other process
+// that holds a write end of the command's output pipes: the answer to
+// "why does Wait not return". It scans /proc: failures only.
+func (c *check) pipeHolders() []proctest.Process {
+	s := c.d.mon.snapshot()
+	ps := c.alive()
+	if len(s.pipes) == 0 {
+		return ps
 	}
+	skip := []int{os.Getpid()}
+	for _, p := range ps {
+		skip = append(skip, p.PID)
+	}
+	for _, id := range proctest.PipeHolders(s.pipes, skip...) {
+		if p, ok := proctest.Describe(id, "not the fixture's, not killed"); ok {
+			p.Label(s.pipes)
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
 
 func (c *check) returnedWhen() string {

@@ -41,6 +41,14 @@ func TestAssertCancelVerdicts(t *testing.T) {
 		{"policy", policy, false, "pass", nil},
 		{"script with policy", policy, true, "pass", nil},
 		{"script with default cancel", defaultCancel, true, "fail", []string{"run did not return within the bound after cancel", "pipe:["}},
+		{"file stdout with default cancel", fileStdout, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
+		{"file stdout with policy", func(argv []string) func(context.Context) error {
+			return func(ctx context.Context) error {
+				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+				exectest.ApplyCancelPolicy(cmd) // nil stdio: /dev/null, no pipe either
+				return cmd.Run()
+			}
+		}, false, "pass", nil},
 	}
 	for _, sh := range shapes {
 		for _, c := range cases {

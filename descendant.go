@@ -38,6 +38,7 @@ type Descendant struct {
 	argv     []string
 	script   string
 	mon      *monitor
+	tracker  *proctest.Tracker
 	claimed  atomic.Bool
 }
 
@@ -99,11 +100,16 @@ func (d *Descendant) prepare() error {
 		return err
 	}
 	d.spec.Marker = filepath.Join(d.dir, "marker")
-	if err := unix.Mkfifo(d.spec.Marker, 0o600); err != nil {
-		return fmt.Errorf("mkfifo %s: %w", d.spec.Marker, err)
-	}
-	if err := os.Chmod(d.spec.Marker, 0o622); err != nil {
-		return err
+	d.spec.Go = filepath.Join(d.dir, "go")
+	// Anyone may report (the fixture may run as another user); anyone may
+	// read the go-ahead, which says nothing.
+	for path, mode := range map[string]uint32{d.spec.Marker: 0o622, d.spec.Go: 0o644} {
+		if err := unix.Mkfifo(path, 0o600); err != nil {
+			return fmt.Errorf("mkfifo %s: %w", path, err)
+		}
+		if err := os.Chmod(path, os.FileMode(mode)); err != nil {
+			return err
+		}
 	}
 	var body string
 	if d.hermetic {
@@ -120,7 +126,11 @@ func (d *Descendant) prepare() error {
 	if err := os.WriteFile(d.script, []byte(body), 0o755); err != nil {
 		return err
 	}
-	d.mon, err = startMonitor(d.spec.Marker, d.spec.Token, d.spec.Escape)
+	d.tracker = proctest.NewTracker(d.spec.Token)
+	d.mon, err = startMonitor(d.spec.Marker, d.spec.Go, d.spec.Token, d.spec.Escape, d.tracker)
+	if err != nil {
+		d.tracker.Close()
+	}
 	return err
 }
 
@@ -178,26 +188,58 @@ func (d *Descendant) Process() (proctest.Identity, bool) {
 // claim marks the fixture as used by one check.
 func (d *Descendant) claim() bool { return d.claimed.CompareAndSwap(false, true) }
 
-// killAll kills every process the fixture has reported, by identity.
+// Tracker says how the fixture's processes are followed: a cgroup v2, the
+// test process as child subreaper, or the fixture's own reports.
+func (d *Descendant) Tracker() string { return d.tracker.Mechanism() }
+
+// killAll kills every process of the fixture: the tracker's members and
+// every process the fixture reported, by identity.
 func (d *Descendant) killAll() error {
-	var errs []error
-	for _, k := range d.mon.snapshot().known {
-		if err := k.id.Kill(); err != nil {
-			errs = append(errs, fmt.Errorf("%s %v: %w", k.role, k.id, err))
-		}
-	}
-	return errors.Join(errs...)
+	return d.tracker.KillAll(d.mon.snapshot().ids())
 }
 
+// cleanup kills what is the fixture's and only that, reaps the orphans
+// among them by pid, and removes the cgroup and the folder.
 func (d *Descendant) cleanup() {
+	var errs []error
 	if err := d.killAll(); err != nil {
-		d.tb.Errorf("exectest: cleanup of %v: %v", d, err)
+		errs = append(errs, err)
+	}
+	s := d.mon.snapshot()
+	awaitDead(d.tracker, s.ids(), time.Second)
+	d.tracker.ReapOrphans(s.ids(), func(id proctest.Identity) bool {
+		for _, k := range s.known {
+			if k.id == id {
+				return k.execChild
+			}
+		}
+		return false
+	})
+	if err := d.tracker.Close(); err != nil {
+		errs = append(errs, err)
 	}
 	// Unlink first: a late writer then creates a plain file instead of
 	// blocking in open(2) on a FIFO without a reader.
 	os.Remove(d.spec.Marker)
 	d.mon.close()
 	d.removeDir()
+	if err := errors.Join(errs...); err != nil {
+		d.tb.Errorf("exectest: cleanup of %v: %v", d, err)
+	}
+}
+
+// awaitDead polls, with a capped backoff, until the tracker has no live
+// member or grace has passed: the kernel tears killed processes down
+// asynchronously.
+func awaitDead(t *proctest.Tracker, known []proctest.Identity, grace time.Duration) []proctest.Identity {
+	end := time.Now().Add(grace)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		live := t.Members(known)
+		if len(live) == 0 || time.Now().After(end) {
+			return live
+		}
+		time.Sleep(wait)
+	}
 }
 
 func (d *Descendant) removeDir() {

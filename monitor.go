@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,15 +18,19 @@ import (
 // establish: which processes are the fixture's, and whether the descendant
 // has proved it runs.
 type monitor struct {
-	token  string
-	escape bool
-	f      *os.File
-	done   chan struct{} // the reader has ended
+	token   string
+	escape  bool
+	f       *os.File
+	goAhead *os.File // the fixture child waits for a line here before it forks
+	tracker *proctest.Tracker
+	done    chan struct{} // the reader has ended
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every event
 	alive    chan struct{} // closed once the descendant has proved it runs
 	known    []knownProcess
+	pipes    map[string]string // the command's output pipes: "pipe:[1234]" -> "stdout"
+	notes    []string
 	started  int
 	proof    *proof
 	exit     string // the direct child's last "exit" status
@@ -34,6 +40,9 @@ type monitor struct {
 type knownProcess struct {
 	id   proctest.Identity
 	role string
+	// execChild says the process is a child of the test process from the
+	// start, so os/exec waits for it and the toolkit must never reap it.
+	execChild bool
 }
 
 // proof is the descendant's own report, checked against /proc.
@@ -42,15 +51,22 @@ type proof struct {
 	stat proctest.Stat // as the descendant saw itself, in its PID namespace
 }
 
-func startMonitor(path, token string, escape bool) (*monitor, error) {
+func startMonitor(path, goPath, token string, escape bool, tracker *proctest.Tracker) (*monitor, error) {
 	// O_RDWR keeps a writer open, so the reader never sees EOF between the
 	// fixture's reports, and a writer never blocks waiting for a reader.
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
 	}
-	m := &monitor{token: token, escape: escape, f: f, done: make(chan struct{}),
-		changed: make(chan struct{}), alive: make(chan struct{})}
+	// And here a reader: the go-ahead is written before the child reads it.
+	g, err := os.OpenFile(goPath, os.O_RDWR, 0)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	m := &monitor{token: token, escape: escape, f: f, goAhead: g, tracker: tracker,
+		done: make(chan struct{}), changed: make(chan struct{}), alive: make(chan struct{}),
+		pipes: map[string]string{}}
 	go m.read()
 	return m, nil
 }
@@ -68,6 +84,7 @@ func (m *monitor) read() {
 func (m *monitor) close() {
 	m.f.Close() // unblocks the reader
 	<-m.done
+	m.goAhead.Close() // a child still waiting sees EOF and goes on
 }
 
 func (m *monitor) handle(e marker.Event) {
@@ -80,6 +97,16 @@ func (m *monitor) handle(e marker.Event) {
 	)
 	if e.Kind == marker.Started || e.Kind == marker.Alive {
 		st, id, reason, gone = identify(e)
+	}
+	var adoptErr error
+	var pipes map[string]string
+	if e.Kind == marker.Started {
+		if reason == "" {
+			adoptErr = m.tracker.Adopt(id)
+			pipes = outputPipes(id.PID)
+		}
+		// Always: the child waits for this line before it forks.
+		m.goAhead.WriteString("go\n")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -94,7 +121,11 @@ func (m *monitor) handle(e marker.Event) {
 			m.failures = append(m.failures, "fixture child "+reason)
 			return
 		}
-		m.known = append(m.known, knownProcess{id, "fixture child"})
+		if adoptErr != nil {
+			m.notes = append(m.notes, adoptErr.Error())
+		}
+		maps.Copy(m.pipes, pipes)
+		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
 		if reason != "" {
 			m.failures = append(m.failures, "descendant "+reason)
@@ -104,7 +135,7 @@ func (m *monitor) handle(e marker.Event) {
 		if m.escape {
 			role = "descendant, escaped into its own session"
 		}
-		m.known = append(m.known, knownProcess{id, role})
+		m.known = append(m.known, knownProcess{id: id, role: role})
 		if m.escape && st.SID != st.PID {
 			m.failures = append(m.failures, fmt.Sprintf("descendant pid %d reported alive but not escaped: sid: got %d, want its own pid %d", id.PID, st.SID, st.PID))
 			return
@@ -137,6 +168,22 @@ func identify(e marker.Event) (st proctest.Stat, id proctest.Identity, reason st
 	return st, id, "", false
 }
 
+// outputPipes names the pipes the fixture child writes its stdout and
+// stderr to: the command's output, as the code under test set it up.
+func outputPipes(pid int) map[string]string {
+	pipes := map[string]string{}
+	for _, fd := range proctest.FDs(pid) {
+		if (fd.Num == 1 || fd.Num == 2) && proctest.IsPipe(fd.Target) {
+			name := map[int]string{1: "stdout", 2: "stderr"}[fd.Num]
+			if prev, ok := pipes[fd.Target]; ok {
+				name = prev + "+" + name
+			}
+			pipes[fd.Target] = name
+		}
+	}
+	return pipes
+}
+
 func (m *monitor) broadcast() {
 	close(m.changed)
 	m.changed = make(chan struct{})
@@ -150,13 +197,34 @@ type snapshot struct {
 	exit     string
 	failures []string
 	known    []knownProcess
+	pipes    map[string]string
+	notes    []string
 }
 
 func (m *monitor) snapshot() snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return snapshot{m.changed, m.started, m.proof, m.exit,
-		append([]string(nil), m.failures...), append([]knownProcess(nil), m.known...)}
+		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes), slices.Clone(m.notes)}
+}
+
+// ids lists the identities of the known processes.
+func (s snapshot) ids() []proctest.Identity {
+	ids := make([]proctest.Identity, len(s.known))
+	for i, k := range s.known {
+		ids[i] = k.id
+	}
+	return ids
+}
+
+// role says what the fixture knows a process as.
+func (s snapshot) role(id proctest.Identity) string {
+	for _, k := range s.known {
+		if k.id == id {
+			return k.role
+		}
+	}
+	return "fixture process"
 }
 
 // String says what the fixture has reported so far, for messages.

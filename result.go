@@ -31,6 +31,9 @@ type Result struct {
 	Holders []proctest.Process
 	// Survivors are the fixture processes alive after run returned.
 	Survivors []proctest.Process
+	// Tracker says how the fixture's processes were followed (see
+	// [proctest.Tracker]).
+	Tracker string
 	// Panic is the value run panicked with, if it did.
 	Panic any
 	// Returned is false if run never returned, even after the fixture's

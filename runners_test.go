@@ -3,6 +3,7 @@ package exectest_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -73,5 +74,21 @@ func neverRuns([]string) func(context.Context) error {
 func missingBinary([]string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		return command(ctx, []string{"/nonexistent/exectest-missing"}).Run()
+	}
+}
+
+// fileStdout gives the command real files: Wait never blocks on a pipe,
+// so the return is prompt, and the descendant is orphaned all the same.
+func fileStdout(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		f, err := os.CreateTemp("", "exectest-stdout-")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Stdout, cmd.Stderr = f, f
+		return cmd.Run()
 	}
 }

@@ -18,8 +18,12 @@ type Process struct {
 	State           string
 	Age             time.Duration
 	Cmdline         string
-	Role            string   // what the toolkit knows it as: "descendant", "direct child", ...
+	Role            string   // what the toolkit knows it as: "descendant", "fixture child", ...
 	Stdio           []string // "fd 1 pipe:[1234]", ... for fds 0-2
+	FDs             []FD     // every open descriptor
+	// Holds names the command's pipes this process holds a write end of,
+	// once [Process.Label] has been told which pipes those are.
+	Holds []string
 }
 
 // Describe gathers the facts of a process for a message. It returns false
@@ -39,12 +43,32 @@ func Describe(id Identity, role string) (Process, bool) {
 	if p.Cmdline == "" {
 		p.Cmdline = "[" + s.Comm + "]"
 	}
-	for fd := 0; fd <= 2; fd++ {
-		if target, err := os.Readlink(procPath(id.PID, "fd/"+strconv.Itoa(fd))); err == nil {
-			p.Stdio = append(p.Stdio, "fd "+strconv.Itoa(fd)+" "+target)
+	p.FDs = FDs(id.PID)
+	for _, fd := range p.FDs {
+		if fd.Num <= 2 {
+			p.Stdio = append(p.Stdio, "fd "+strconv.Itoa(fd.Num)+" "+fd.Target)
 		}
 	}
 	return p, true
+}
+
+// Label records which of the command's pipes the process holds a write end
+// of; pipes maps a target ("pipe:[1234]") to its name ("stdout").
+func (p *Process) Label(pipes map[string]string) {
+	p.Holds = nil
+	fds := map[string][]string{}
+	var order []string
+	for _, fd := range p.FDs {
+		if _, ok := pipes[fd.Target]; ok && fd.Write {
+			if fds[fd.Target] == nil {
+				order = append(order, fd.Target)
+			}
+			fds[fd.Target] = append(fds[fd.Target], strconv.Itoa(fd.Num))
+		}
+	}
+	for _, target := range order {
+		p.Holds = append(p.Holds, fmt.Sprintf("%s %s (fd %s)", pipes[target], target, strings.Join(fds[target], ", ")))
+	}
 }
 
 // String is one line: pid, role, parent, group, session, state, age,
@@ -56,21 +80,12 @@ func (p Process) String() string {
 		fmt.Fprintf(&b, " (%s)", p.Role)
 	}
 	fmt.Fprintf(&b, ": ppid %d, pgid %d, sid %d, state %s, age %v: %s", p.PPID, p.PGID, p.SID, p.State, p.Age, shorten(p.Cmdline))
-	if len(p.Stdio) > 0 {
+	if len(p.Holds) > 0 {
+		fmt.Fprintf(&b, "; holds the write end of the command's %s", strings.Join(p.Holds, " and "))
+	} else if len(p.Stdio) > 0 {
 		fmt.Fprintf(&b, " [%s]", strings.Join(p.Stdio, ", "))
 	}
 	return b.String()
-}
-
-// HoldsPipe reports whether one of the process's standard descriptors is a
-// pipe.
-func (p Process) HoldsPipe() bool {
-	for _, s := range p.Stdio {
-		if strings.Contains(s, "pipe:[") {
-			return true
-		}
-	}
-	return false
 }
 
 // SafeGroup reports whether a process group may be signalled as a whole by

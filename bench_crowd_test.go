@@ -1,0 +1,105 @@
+package exectest_test
+
+import (
+	"bufio"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/proctest"
+)
+
+// crowdSize is how many unrelated processes the crowded benchmark runs.
+const crowdSize = 1000
+
+// BenchmarkCancelCheckCrowded shows that a check's cost grows with the
+// fixture, not with the machine: it runs passing checks alternately with
+// and without crowdSize unrelated processes on the machine, in blocks of
+// ten, and reports the ratio. Target: crowded/quiet <= 1.25.
+//
+//	go test -run '^$' -bench CancelCheckCrowded -benchtime 40x .
+func BenchmarkCancelCheckCrowded(b *testing.B) {
+	var (
+		c             *crowd
+		quiet, busy   time.Duration
+		nQuiet, nBusy int
+	)
+	defer func() { c.stop() }()
+	for i := 0; b.Loop(); i++ {
+		if i%10 == 0 { // crowded first, then quiet, and so on
+			if c == nil {
+				c = startCrowd(b, crowdSize)
+			} else {
+				c.stop()
+				c = nil
+			}
+		}
+		start := time.Now()
+		toolkitCheck(b)
+		if took := time.Since(start); c != nil {
+			busy, nBusy = busy+took, nBusy+1
+		} else {
+			quiet, nQuiet = quiet+took, nQuiet+1
+		}
+	}
+	if nQuiet == 0 || nBusy == 0 {
+		b.Skipf("crowded benchmark: got %d quiet and %d crowded checks, want both: use -benchtime 20x or more", nQuiet, nBusy)
+	}
+	b.ReportMetric(msPerCheck(quiet, nQuiet), "quiet-ms/check")
+	b.ReportMetric(msPerCheck(busy, nBusy), "crowded-ms/check")
+	b.ReportMetric((float64(busy)/float64(nBusy))/(float64(quiet)/float64(nQuiet)), "crowded/quiet")
+}
+
+// crowd is a shell and n sleeps in a process group of their own.
+type crowd struct {
+	cmd    *exec.Cmd
+	sleeps []proctest.Identity
+}
+
+func startCrowd(b *testing.B, n int) *crowd {
+	b.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `i=0; while [ $i -lt $0 ]; do /bin/sleep 600 & i=$((i+1)); done; echo ready; wait`, strconv.Itoa(n))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	c := &crowd{cmd: cmd}
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		c.stop()
+		b.Fatalf("crowd: got %q from its shell, want ready", line)
+	}
+	for _, pid := range proctest.Children(cmd.Process.Pid) {
+		if id, err := proctest.Identify(pid); err == nil {
+			c.sleeps = append(c.sleeps, id)
+		}
+	}
+	if len(c.sleeps) < n {
+		c.stop()
+		b.Fatalf("crowd: got %d sleeps, want %d", len(c.sleeps), n)
+	}
+	return c
+}
+
+// stop kills the crowd's group and reaps the sleeps, which come back to
+// the test process (a child subreaper) as orphans.
+func (c *crowd) stop() {
+	if c == nil {
+		return
+	}
+	if pgid := c.cmd.Process.Pid; proctest.SafeGroup(pgid) {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	c.cmd.Wait()
+	for _, id := range c.sleeps {
+		for end := time.Now().Add(time.Second); id.Alive() && time.Now().Before(end); {
+			time.Sleep(time.Millisecond)
+		}
+		proctest.Reap(id)
+	}
+}

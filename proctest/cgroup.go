@@ -1,0 +1,171 @@
+package proctest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Cgroup is a cgroup v2 made for one fixture. Every process forked by a
+// member stays a member, whatever it does (setsid, double fork), so its
+// process list is the fixture's whole tree; cgroup.kill kills it at once.
+type Cgroup struct {
+	Path string
+}
+
+// cgroupParent is the folder, under the cgroup v2 mount, that holds the
+// toolkit's cgroups.
+const cgroupParent = "exectest"
+
+// NewCgroup makes a cgroup v2 named name under the unified hierarchy
+// (/sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts). It fails
+// without the right to do so (not root, no delegation): callers fall back.
+func NewCgroup(name string) (*Cgroup, error) {
+	root, err := cgroup2Mount()
+	if err != nil {
+		return nil, err
+	}
+	parent := filepath.Join(root, cgroupParent)
+	c := &Cgroup{Path: filepath.Join(parent, name)}
+	// Another fixture may remove the parent, found empty, between the two
+	// mkdirs: then make it again.
+	for try := 0; ; try++ {
+		if err := os.Mkdir(parent, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("cgroup v2: %w", err)
+		}
+		err := os.Mkdir(c.Path, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrNotExist) || try == 3 {
+			return nil, fmt.Errorf("cgroup v2: %w", err)
+		}
+	}
+	// Moving a process in needs write access to cgroup.procs.
+	if err := unix.Access(filepath.Join(c.Path, "cgroup.procs"), unix.W_OK); err != nil {
+		c.Remove()
+		return nil, fmt.Errorf("cgroup v2: %s/cgroup.procs: %w", c.Path, err)
+	}
+	return c, nil
+}
+
+// cgroup2Mount finds where the unified hierarchy is mounted.
+func cgroup2Mount() (string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", fmt.Errorf("cgroup v2: %w", err)
+	}
+	defer f.Close()
+	var found []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// ... mountpoint(5th) ... - fstype source options
+		pre, post, ok := strings.Cut(sc.Text(), " - ")
+		fields := strings.Fields(pre)
+		if ok && len(fields) >= 5 && strings.HasPrefix(post, "cgroup2 ") {
+			found = append(found, fields[4])
+		}
+	}
+	for _, want := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
+		for _, m := range found {
+			if m == want {
+				return m, nil
+			}
+		}
+	}
+	if len(found) > 0 {
+		return found[0], nil
+	}
+	return "", errors.New("cgroup v2: no cgroup2 mount in /proc/self/mountinfo")
+}
+
+// Add moves the process with pid into the cgroup; its children from then
+// on are born members.
+func (c *Cgroup) Add(pid int) error {
+	return os.WriteFile(filepath.Join(c.Path, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0)
+}
+
+// PIDs lists the members, in the test's PID namespace. Zombies are no
+// longer members.
+func (c *Cgroup) PIDs() ([]int, error) {
+	b, err := os.ReadFile(filepath.Join(c.Path, "cgroup.procs"))
+	if err != nil {
+		return nil, err
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids, nil
+}
+
+// Kill sends SIGKILL to every member: through cgroup.kill where the kernel
+// has it (5.14), else to each member through a pidfd, checked to still be
+// a member after the pidfd is open.
+func (c *Cgroup) Kill() error {
+	err := os.WriteFile(filepath.Join(c.Path, "cgroup.kill"), []byte("1"), 0)
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	pids, err := c.PIDs()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, pid := range pids {
+		errs = append(errs, c.killMember(pid))
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Cgroup) killMember(pid int) error {
+	pidfd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return ignoreGone(err)
+	}
+	defer unix.Close(pidfd)
+	if !c.contains(pid) {
+		return nil // exited, and its pid went to a stranger
+	}
+	return ignoreGone(unix.PidfdSendSignal(pidfd, unix.SIGKILL, nil, 0))
+}
+
+// contains reports whether pid is a member, from the process's side.
+func (c *Cgroup) contains(pid int) bool {
+	b, err := os.ReadFile(procPath(pid, "cgroup"))
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "0::"); ok {
+			return strings.HasSuffix(c.Path, filepath.Clean(rel)) && rel != "/"
+		}
+	}
+	return false
+}
+
+// Remove deletes the cgroup once its members are gone (killed members take
+// a moment to leave), and the toolkit's parent folder if it is empty.
+func (c *Cgroup) Remove() error {
+	var err error
+	for wait := time.Millisecond; wait < time.Second; wait *= 2 {
+		if err = unix.Rmdir(c.Path); err == nil || errors.Is(err, unix.ENOENT) {
+			unix.Rmdir(filepath.Dir(c.Path)) // busy while other fixtures use it
+			return nil
+		}
+		if !errors.Is(err, unix.EBUSY) {
+			break
+		}
+		time.Sleep(wait)
+	}
+	return fmt.Errorf("cgroup v2: remove %s: %w", c.Path, err)
+}

@@ -1,0 +1,10 @@
+package proctest_test
+
+import (
+	"testing"
+
+	"github.com/exectest/exectest/proctest"
+)
+
+// The package's own tests leave nothing running: checked as users would.
+func TestMain(m *testing.M) { proctest.VerifyTestMain(m) }

@@ -1,0 +1,155 @@
+package proctest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+)
+
+// A Tracker follows every process of one fixture, so that none escapes
+// the survivor check and the cleanup: not a setsid daemon, not a double
+// fork, not a process inside a sandbox that shares the PID namespace.
+//
+// [NewTracker] picks the strongest mechanism the host allows and
+// [Tracker.Mechanism] says which one it got:
+//
+//   - a cgroup v2 per fixture: every process forked after [Tracker.Adopt]
+//     is a member whatever it does, and cgroup.kill kills them all;
+//   - without cgroup rights, the test process as child subreaper: orphans
+//     come back to it, and the fixture's tree is walked from the processes
+//     it reported;
+//   - without either, the processes the fixture reported and their trees.
+//
+// It never fails for lack of privilege: it falls back and says so.
+type Tracker struct {
+	cgroup    *Cgroup
+	mechanism string
+
+	mu    sync.Mutex
+	roots []Identity       // adopted processes: the fixture's first ones
+	seen  map[int]Identity // every member ever seen, for the reaping
+}
+
+var subreaper = sync.OnceValue(func() error { return EnableSubreaper() })
+
+// NewTracker makes a tracker for the fixture called name.
+func NewTracker(name string) *Tracker {
+	t := &Tracker{seen: map[int]Identity{}}
+	srErr := subreaper()
+	cg, cgErr := NewCgroup(name)
+	switch {
+	case cgErr == nil:
+		t.cgroup = cg
+		t.mechanism = "cgroup v2 " + cg.Path
+	case srErr == nil:
+		t.mechanism = fmt.Sprintf("child subreaper and the fixture's reports (no cgroup: %v)", cgErr)
+	default:
+		t.mechanism = fmt.Sprintf("the fixture's reports only (no cgroup: %v; no subreaper: %v)", cgErr, srErr)
+	}
+	active.Store(t, struct{}{})
+	return t
+}
+
+// Mechanism says how the tracker follows processes, for messages.
+func (t *Tracker) Mechanism() string { return t.mechanism }
+
+// Adopt starts following a process and everything it forks from now on.
+// Call it before the process forks: the fixture waits for it.
+func (t *Tracker) Adopt(id Identity) error {
+	t.mu.Lock()
+	t.roots = append(t.roots, id)
+	t.mu.Unlock()
+	if t.cgroup == nil {
+		return nil
+	}
+	if err := t.cgroup.Add(id.PID); err != nil {
+		return fmt.Errorf("cgroup v2: adopt %v: %w", id, err)
+	}
+	return nil
+}
+
+// Members lists the live processes of the fixture: the cgroup's members,
+// the processes in known (reported by the fixture itself) and the trees
+// below both. Its cost is the fixture's size, not the machine's.
+func (t *Tracker) Members(known []Identity) []Identity {
+	t.mu.Lock()
+	seeds := append(append([]Identity(nil), t.roots...), known...)
+	t.mu.Unlock()
+	if t.cgroup != nil {
+		if pids, err := t.cgroup.PIDs(); err == nil {
+			for _, pid := range pids {
+				if id, err := Identify(pid); err == nil {
+					seeds = append(seeds, id)
+				}
+			}
+		}
+	}
+	var out []Identity
+	seen := map[int]bool{os.Getpid(): true}
+	add := func(id Identity) {
+		if !seen[id.PID] && id.Alive() {
+			seen[id.PID] = true
+			out = append(out, id)
+		}
+	}
+	defer func() {
+		t.mu.Lock()
+		for _, id := range out {
+			t.seen[id.PID] = id
+		}
+		t.mu.Unlock()
+	}()
+	for _, id := range seeds {
+		if !id.Alive() {
+			continue
+		}
+		add(id)
+		for _, pid := range Descendants(id.PID) {
+			if d, err := Identify(pid); err == nil && d.Start >= id.Start {
+				add(d)
+			}
+		}
+	}
+	return out
+}
+
+// KillAll kills every member: the cgroup at once, then each process in
+// known and in the trees below, by identity.
+func (t *Tracker) KillAll(known []Identity) error {
+	var errs []error
+	if t.cgroup != nil {
+		errs = append(errs, t.cgroup.Kill())
+	}
+	for _, id := range t.Members(known) {
+		errs = append(errs, id.Kill())
+	}
+	return errors.Join(errs...)
+}
+
+// ReapOrphans collects the fixture's processes (those in known and every
+// member seen) that died as orphans of the test process, which is a child
+// subreaper. It leaves alone those for which spare is true: children that
+// os/exec started, whose Wait would fail if reaped here.
+func (t *Tracker) ReapOrphans(known []Identity, spare func(Identity) bool) {
+	t.mu.Lock()
+	ids := append([]Identity(nil), known...)
+	for _, id := range t.seen {
+		ids = append(ids, id)
+	}
+	t.mu.Unlock()
+	for _, id := range ids {
+		if !spare(id) {
+			Reap(id)
+		}
+	}
+}
+
+// Close removes the cgroup. Kill first: a cgroup with members stays.
+func (t *Tracker) Close() error {
+	active.Delete(t)
+	if t.cgroup == nil {
+		return nil
+	}
+	return t.cgroup.Remove()
+}
