@@ -3,8 +3,8 @@ package exectest
 import (
 	"context"
 	"fmt"
-	"os"
 	"math/rand/v2"
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
