@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/goroutines"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -53,17 +54,18 @@ func AssertCancel(tb testing.TB, d *Descendant, run func(ctx context.Context) er
 	case !d.claim():
 		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d)
 	}
-	c := &check{tb: tb, d: d, cfg: cfg}
+	c := &check{tb: tb, d: d, cfg: cfg, scope: NewGoroutineScope()}
 	c.res.Tracker = d.Tracker()
 	return c.do(run)
 }
 
 type check struct {
-	tb  testing.TB
-	d   *Descendant
-	cfg assertConfig
-	res Result
-	why string // why the cancel came when it did
+	tb    testing.TB
+	d     *Descendant
+	cfg   assertConfig
+	res   Result
+	why   string // why the cancel came when it did
+	scope *GoroutineScope
 }
 
 type outcome struct {
@@ -86,12 +88,13 @@ func (c *check) do(run func(context.Context) error) Result {
 			}
 			returned <- o
 		}()
-		o.err = run(ctx)
+		c.scope.Do(ctx, func(ctx context.Context) { o.err = run(ctx) })
 	}()
 
 	early, gotEarly, why := c.waitToCancel(returned)
 	c.res.Proved = c.d.mon.snapshot().proof != nil
 	c.why = why
+	c.res.CopyGoroutines = copyGoroutines(c.scope.running())
 	cancel()
 	cancelled := time.Now()
 	c.res.CancelDelay = cancelled.Sub(start)
@@ -117,6 +120,9 @@ func (c *check) do(run func(context.Context) error) Result {
 	if snap.proof != nil {
 		c.res.Descendant = snap.proof.id
 	}
+	// Before the survivors are killed: killing them closes the pipes, and
+	// the leaked goroutines and descriptors would vanish with them.
+	c.checkLeaks(snap)
 	c.checkSurvivors(o, snap)
 	if snap.proof == nil && c.res.Passed() {
 		c.judgeUnproved(o, snap)
@@ -206,6 +212,64 @@ func (c *check) awaitLateProof() {
 	ctx, cancel := context.WithTimeout(context.Background(), min(c.cfg.bound, lateProofWindow))
 	defer cancel()
 	_ = c.d.WaitAlive(ctx)
+}
+
+// checkLeaks fails for goroutines run started that outlive it, and for
+// ends of the command's pipes the test process still holds. Both are this
+// check's own (by pprof label, by pipe inode), so it is exact under
+// t.Parallel. It looks again, with a capped backoff, for up to
+// DefaultLeakWait: os/exec's goroutines end just after Wait returns.
+func (c *check) checkLeaks(s snapshot) {
+	c.tb.Helper()
+	var (
+		gs  []goroutines.Group
+		fds []proctest.FD
+	)
+	poll(DefaultLeakWait, func() bool {
+		gs, fds = nil, nil
+		if !c.cfg.noGoroutines {
+			gs = c.scope.running()
+		}
+		if !c.cfg.noFDs && len(s.pipes) > 0 {
+			for _, fd := range proctest.FDs(os.Getpid()) {
+				if _, ok := s.pipes[fd.Target]; ok {
+					fds = append(fds, fd)
+				}
+			}
+		}
+		return len(gs) == 0 && len(fds) == 0
+	})
+	if len(gs) > 0 {
+		err := &LeakedGoroutinesError{groups: gs}
+		c.res.Goroutines = err.Stacks()
+		c.tb.Errorf("%v\n(%s)", err, c.returnedWhen())
+	} else if !c.cfg.noGoroutines && c.res.CopyGoroutines == 0 && !c.res.Early {
+		logf(c.tb, "exectest: goroutine check: nothing to check: no os/exec copy goroutine ran when the cancel came (the command's stdio are *os.File or nil)")
+	}
+	if len(fds) > 0 {
+		c.res.Descriptors = fds
+		c.tb.Errorf("%v\n(%s)", &LeakedDescriptorsError{FDs: fds, Name: s.pipes}, c.returnedWhen())
+	}
+}
+
+// copyGoroutines counts os/exec's copy goroutines among gs.
+func copyGoroutines(gs []goroutines.Group) int {
+	n := 0
+	for _, g := range gs {
+		for _, f := range g.Frames {
+			if f.Func == "os/exec.(*Cmd).writerDescriptor.func1" || f.Func == "os/exec.(*Cmd).childStdin.func1" {
+				n += g.Count
+				break
+			}
+		}
+	}
+	return n
+}
+
+func logf(tb testing.TB, format string, args ...any) {
+	if l, ok := tb.(interface{ Logf(string, ...any) }); ok {
+		l.Logf(format, args...)
+	}
 }
 
 // checkSurvivors fails for every fixture process alive after run returned.

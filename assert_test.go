@@ -34,13 +34,14 @@ func TestAssertCancelVerdicts(t *testing.T) {
 		verdict  string
 		wantText []string
 	}{
-		{"default cancel", defaultCancel, false, "fail", []string{"run did not return within the bound after cancel", "want return within 1s", "(descendant)", "pipe:["}},
+		{"default cancel", defaultCancel, false, "fail", []string{"run did not return within the bound after cancel", "want return within 1s", "(descendant)", "holds the write end of the command's stdout+stderr pipe:["}},
 		{"kill only", killOnly, false, "fail", []string{"run did not return within the bound after cancel", "(descendant)", "pipe:["}},
 		{"wait delay only", waitDelayOnly, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
 		{"fixed", fixed, false, "pass", nil},
 		{"policy", policy, false, "pass", nil},
 		{"script with policy", policy, true, "pass", nil},
 		{"script with default cancel", defaultCancel, true, "fail", []string{"run did not return within the bound after cancel", "pipe:["}},
+		{"separate stdout and stderr", separateOutputs, false, "fail", []string{"holds the write end of the command's stdout pipe:[", " and stderr pipe:["}},
 		{"file stdout with default cancel", fileStdout, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
 		{"file stdout with policy", func(argv []string) func(context.Context) error {
 			return func(ctx context.Context) error {

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/shirou/gopsutil/v4 v4.26.10
+	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.50.0
 )
 

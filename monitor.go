@@ -29,7 +29,7 @@ type monitor struct {
 	changed  chan struct{} // closed and replaced on every event
 	alive    chan struct{} // closed once the descendant has proved it runs
 	known    []knownProcess
-	pipes    map[string]string // the command's output pipes: "pipe:[1234]" -> "stdout"
+	pipes    map[string]string // the command's stdio pipes: "pipe:[1234]" -> "stdout"
 	notes    []string
 	started  int
 	proof    *proof
@@ -103,7 +103,7 @@ func (m *monitor) handle(e marker.Event) {
 	if e.Kind == marker.Started {
 		if reason == "" {
 			adoptErr = m.tracker.Adopt(id)
-			pipes = outputPipes(id.PID)
+			pipes = stdioPipes(id.PID)
 		}
 		// Always: the child waits for this line before it forks.
 		m.goAhead.WriteString("go\n")
@@ -168,13 +168,13 @@ func identify(e marker.Event) (st proctest.Stat, id proctest.Identity, reason st
 	return st, id, "", false
 }
 
-// outputPipes names the pipes the fixture child writes its stdout and
-// stderr to: the command's output, as the code under test set it up.
-func outputPipes(pid int) map[string]string {
+// stdioPipes names the pipes on the fixture child's stdin, stdout and
+// stderr: the command's, as the code under test set them up.
+func stdioPipes(pid int) map[string]string {
 	pipes := map[string]string{}
 	for _, fd := range proctest.FDs(pid) {
-		if (fd.Num == 1 || fd.Num == 2) && proctest.IsPipe(fd.Target) {
-			name := map[int]string{1: "stdout", 2: "stderr"}[fd.Num]
+		if fd.Num <= 2 && proctest.IsPipe(fd.Target) {
+			name := [...]string{"stdin", "stdout", "stderr"}[fd.Num]
 			if prev, ok := pipes[fd.Target]; ok {
 				name = prev + "+" + name
 			}

@@ -21,6 +21,8 @@ const (
 )
 
 type assertConfig struct {
+	noGoroutines bool
+	noFDs        bool
 	bound        time.Duration
 	mode         cancelMode
 	delay, upTo  time.Duration
@@ -100,6 +102,20 @@ func ProofTimeout(d time.Duration) Option {
 		}
 		c.proofTimeout = d
 	})
+}
+
+// WithoutGoroutineCheck switches off the check that no goroutine run
+// started (os/exec's copy and watch goroutines, run's own) is left
+// running after run returns.
+func WithoutGoroutineCheck() Option {
+	return assertOption(func(c *assertConfig) { c.noGoroutines = true })
+}
+
+// WithoutDescriptorCheck switches off the check that the test process
+// holds no end of the command's stdin, stdout or stderr pipe after run
+// returns.
+func WithoutDescriptorCheck() Option {
+	return assertOption(func(c *assertConfig) { c.noFDs = true })
 }
 
 // A DescendantOption configures [NewDescendant].

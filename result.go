@@ -34,6 +34,16 @@ type Result struct {
 	// Tracker says how the fixture's processes were followed (see
 	// [proctest.Tracker]).
 	Tracker string
+	// CopyGoroutines is how many os/exec copy goroutines (a pipe between a
+	// non-*os.File Reader or Writer and the command) ran when the cancel
+	// came. With none, the goroutine check had nothing to check.
+	CopyGoroutines int
+	// Goroutines are the goroutines run started, directly or through
+	// os/exec, still running after run returned: one text per group.
+	Goroutines []string
+	// Descriptors are the test process's descriptors on the command's
+	// pipes still open after run returned.
+	Descriptors []proctest.FD
 	// Panic is the value run panicked with, if it did.
 	Panic any
 	// Returned is false if run never returned, even after the fixture's
@@ -43,5 +53,6 @@ type Result struct {
 
 // Passed reports whether the check found nothing wrong.
 func (r Result) Passed() bool {
-	return r.Returned && !r.Hung && len(r.Survivors) == 0 && r.Panic == nil
+	return r.Returned && !r.Hung && len(r.Survivors) == 0 && r.Panic == nil &&
+		len(r.Goroutines) == 0 && len(r.Descriptors) == 0
 }

@@ -92,3 +92,58 @@ func fileStdout(argv []string) func(context.Context) error {
 		return cmd.Run()
 	}
 }
+
+// abandoning is the common wrapper that gives up on the command instead of
+// waiting for it: it returns at once and passes any timing check, and
+// leaks its Wait goroutine, os/exec's copy goroutine and the descendant.
+// Its Wait goroutine reaps the child in the end, as GODEBUG=execwait=2
+// wants.
+func abandoning(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := command(context.Background(), argv)
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			cmd.Process.Kill()
+			return ctx.Err()
+		}
+	}
+}
+
+// unclosedPipe reads the command's output through StdoutPipe and never
+// closes it nor calls Wait: the read end stays open in the test process.
+// It hands the Cmd to reap, so that the test can wait for it at the end.
+func unclosedPipe(reap chan<- *exec.Cmd) runner {
+	return func(argv []string) func(context.Context) error {
+		return func(ctx context.Context) error {
+			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+			exectest.ApplyCancelPolicy(cmd)
+			if _, err := cmd.StdoutPipe(); err != nil {
+				return err
+			}
+			if err := cmd.Start(); err != nil {
+				return err
+			}
+			reap <- cmd
+			<-ctx.Done()
+			return ctx.Err()
+		}
+	}
+}
+
+// separateOutputs gives stdout and stderr a pipe each, with the default
+// cancel: the holder holds both.
+func separateOutputs(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		return cmd.Run()
+	}
+}

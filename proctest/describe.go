@@ -79,7 +79,7 @@ func (p Process) String() string {
 	if p.Role != "" {
 		fmt.Fprintf(&b, " (%s)", p.Role)
 	}
-	fmt.Fprintf(&b, ": ppid %d, pgid %d, sid %d, state %s, age %v: %s", p.PPID, p.PGID, p.SID, p.State, p.Age, shorten(p.Cmdline))
+	fmt.Fprintf(&b, ": ppid %d, pgid %d, sid %d, state %s, started %v ago: %s", p.PPID, p.PGID, p.SID, p.State, p.Age, shorten(p.Cmdline))
 	if len(p.Holds) > 0 {
 		fmt.Fprintf(&b, "; holds the write end of the command's %s", strings.Join(p.Holds, " and "))
 	} else if len(p.Stdio) > 0 {

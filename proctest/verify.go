@@ -1,7 +1,6 @@
 package proctest
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -18,7 +17,10 @@ type TestingT interface {
 // Find returns an error naming every live process below the test process
 // that is not ignored, or nil. It keeps looking, with a capped backoff, up
 // to [MaxWait] while such processes exit. Zombies count as dead, and the
-// processes of a fixture still in use are left to its own check.
+// processes of a fixture still in use are left to its own check. The
+// processes it names are killed (by identity), so that a leak is reported
+// once and not by every later check; they are not reaped, since their
+// owner may still wait for them.
 //
 // What it can attribute: processes below the test process. A process that
 // escaped by a double fork or setsid and whose parent exited is below it
@@ -36,6 +38,11 @@ func Find(opts ...Option) error {
 			return nil
 		}
 		if time.Now().After(end) {
+			// Reported is enough: left running, they would be found again
+			// by every later check.
+			for _, p := range found {
+				p.Kill()
+			}
 			return &FoundError{Processes: found}
 		}
 		time.Sleep(wait)
@@ -111,13 +118,7 @@ func verifyTestMain(m TestingM, opts ...Option) int {
 		return code
 	}
 	if err := Find(opts...); err != nil {
-		fmt.Fprintf(os.Stderr, "proctest: errors on successful test run: %v\n", err)
-		var found *FoundError
-		if errors.As(err, &found) {
-			for _, p := range found.Processes {
-				p.Kill() // do not leave them to the next run
-			}
-		}
+		fmt.Fprintf(os.Stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", err)
 		return 1
 	}
 	return 0

@@ -1,0 +1,105 @@
+package exectest
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/exectest/exectest/proctest"
+)
+
+// A DescriptorSnapshot is the test process's open descriptors at one
+// moment. Its check finds descriptors opened since and still open: above
+// all the pipe of a StdoutPipe that is never closed.
+//
+// The test process's descriptors are shared by every test in it: under
+// t.Parallel another test's open pipe is found too. [AssertCancel] checks
+// exactly the command's own pipes instead, and is exact under t.Parallel.
+type DescriptorSnapshot struct {
+	fds map[int]string
+}
+
+// SnapshotDescriptors records the test process's open descriptors.
+func SnapshotDescriptors() *DescriptorSnapshot {
+	s := &DescriptorSnapshot{fds: map[int]string{}}
+	for _, fd := range proctest.FDs(os.Getpid()) {
+		s.fds[fd.Num] = fd.Target
+	}
+	return s
+}
+
+// Find returns a [*LeakedDescriptorsError] naming the descriptors opened
+// since the snapshot that are still open after up to [DefaultLeakWait].
+func (s *DescriptorSnapshot) Find() error {
+	var left []proctest.FD
+	poll(DefaultLeakWait, func() bool {
+		left = left[:0]
+		for _, fd := range proctest.FDs(os.Getpid()) {
+			if old, ok := s.fds[fd.Num]; (!ok || old != fd.Target) && !transient(fd.Target) {
+				left = append(left, fd)
+			}
+		}
+		return len(left) == 0
+	})
+	if len(left) == 0 {
+		return nil
+	}
+	return &LeakedDescriptorsError{FDs: left}
+}
+
+// transient is a descriptor of the kind the runtime or the check opens for
+// a moment: the /proc listing itself.
+func transient(target string) bool { return strings.HasPrefix(target, "/proc/") }
+
+// VerifyNone fails tb if [DescriptorSnapshot.Find] finds descriptors.
+func (s *DescriptorSnapshot) VerifyNone(tb testing.TB) {
+	tb.Helper()
+	if err := s.Find(); err != nil {
+		tb.Errorf("%v", err)
+	}
+}
+
+// LeakedDescriptorsError lists descriptors of the test process left open.
+type LeakedDescriptorsError struct {
+	FDs  []proctest.FD
+	Name map[string]string // what a target is to the check: "stdout", ...
+}
+
+func (e *LeakedDescriptorsError) Error() string {
+	fds := slices.Clone(e.FDs)
+	// Pipes first: they are what keeps a reader or a writer waiting.
+	slices.SortStableFunc(fds, func(a, b proctest.FD) int {
+		return boolCmp(proctest.IsPipe(b.Target), proctest.IsPipe(a.Target))
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "exectest: descriptors of the test process left open: got %d, want 0", len(fds))
+	for _, fd := range fds {
+		end := "read end"
+		if fd.Write {
+			end = "write end"
+		}
+		if !proctest.IsPipe(fd.Target) {
+			end = "opened for writing"
+			if !fd.Write {
+				end = "opened for reading"
+			}
+		}
+		fmt.Fprintf(&b, "\n\tfd %d: %s, %s", fd.Num, fd.Target, end)
+		if name := e.Name[fd.Target]; name != "" {
+			fmt.Fprintf(&b, " (the command's %s)", name)
+		}
+	}
+	return b.String()
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}

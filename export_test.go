@@ -1,0 +1,4 @@
+package exectest
+
+// VerifyTestMainCode runs verifyTestMain without exiting, for its tests.
+var VerifyTestMainCode = verifyTestMain

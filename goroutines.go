@@ -1,0 +1,118 @@
+package exectest
+
+import (
+	"context"
+	"fmt"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/internal/goroutines"
+)
+
+// labelKey is the pprof label that marks a scope's goroutines.
+const labelKey = "exectest.scope"
+
+// DefaultLeakWait is how long a leak check keeps looking while goroutines
+// and descriptors go away: os/exec's goroutines end a few milliseconds
+// after Wait returns, not before.
+const DefaultLeakWait = time.Second
+
+var scopes atomic.Uint64
+
+// A GoroutineScope marks the goroutines that one piece of code starts, and
+// the goroutines those start (os/exec's among them), with a pprof label of
+// its own. Its check sees those goroutines and no others, so it is exact
+// under t.Parallel, where a process-wide check such as goleak's blames
+// one test for another's goroutines.
+//
+//	g := exectest.NewGoroutineScope()
+//	g.Do(ctx, func(ctx context.Context) { runner.Run(ctx, argv) })
+//	g.VerifyNone(t)
+type GoroutineScope struct{ id string }
+
+// NewGoroutineScope makes a scope with a label no other scope has.
+func NewGoroutineScope() *GoroutineScope {
+	return &GoroutineScope{id: strconv.FormatUint(scopes.Add(1), 10)}
+}
+
+// Do runs fn on the calling goroutine with the scope's label: every
+// goroutine started while it runs carries the label.
+func (s *GoroutineScope) Do(ctx context.Context, fn func(ctx context.Context)) {
+	pprof.Do(ctx, pprof.Labels(labelKey, s.id), fn)
+}
+
+// running lists the scope's goroutines now.
+func (s *GoroutineScope) running() []goroutines.Group {
+	gs, _ := goroutines.Labelled(labelKey, s.id)
+	return gs
+}
+
+// Find returns a [*LeakedGoroutinesError] naming the scope's goroutines
+// still running after up to [DefaultLeakWait], looking again with a
+// capped backoff; nil once none is left.
+func (s *GoroutineScope) Find() error {
+	var left []goroutines.Group
+	poll(DefaultLeakWait, func() bool {
+		left = s.running()
+		return len(left) == 0
+	})
+	if len(left) == 0 {
+		return nil
+	}
+	return &LeakedGoroutinesError{groups: left}
+}
+
+// VerifyNone fails tb if [GoroutineScope.Find] finds goroutines.
+func (s *GoroutineScope) VerifyNone(tb testing.TB) {
+	tb.Helper()
+	if err := s.Find(); err != nil {
+		tb.Errorf("%v", err)
+	}
+}
+
+// LeakedGoroutinesError lists goroutines left running, with their stacks
+// trimmed to the frames that say who started them and where they wait.
+type LeakedGoroutinesError struct {
+	groups []goroutines.Group
+}
+
+// Stacks returns one text per group of identical goroutines.
+func (e *LeakedGoroutinesError) Stacks() []string {
+	out := make([]string, len(e.groups))
+	for i, g := range e.groups {
+		out[i] = g.String()
+	}
+	return out
+}
+
+func (e *LeakedGoroutinesError) Error() string {
+	n := 0
+	for _, g := range e.groups {
+		n += g.Count
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "exectest: goroutines left running after run returned: got %d, want 0 (looked for %v)", n, DefaultLeakWait)
+	for _, s := range e.Stacks() {
+		b.WriteString("\n\t" + s)
+	}
+	return b.String()
+}
+
+// poll calls done with a capped backoff until it returns true or wait has
+// passed, and reports whether it did.
+func poll(wait time.Duration, done func() bool) bool {
+	end := time.Now().Add(wait)
+	for sleep := time.Millisecond; ; sleep = min(2*sleep, 50*time.Millisecond) {
+		if done() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(sleep)
+	}
+}

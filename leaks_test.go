@@ -1,0 +1,127 @@
+package exectest_test
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/exectest/exectest"
+)
+
+func TestAssertCancelAbandoningRunner(t *testing.T) {
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
+			var res exectest.Result
+			f := runFake(t, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb, sh.opts...)
+				res = exectest.AssertCancel(tb, d, abandoning(d.Argv()))
+			})
+			f.wantVerdict(t, "fail",
+				"goroutines left running after run returned: got 2, want 0",
+				"os/exec.(*Cmd).writerDescriptor.func1",
+				"copies the command's output into a Writer",
+				"abandoning", // the wrapper's own Wait goroutine
+				"descriptors of the test process left open",
+				"fixture processes alive after run returned",
+			)
+			if res.CopyGoroutines == 0 || len(res.Goroutines) == 0 {
+				t.Errorf("result: got CopyGoroutines %d, Goroutines %q, want both set", res.CopyGoroutines, res.Goroutines)
+			}
+		})
+	}
+}
+
+func TestAssertCancelUnclosedStdoutPipe(t *testing.T) {
+	reap := make(chan *exec.Cmd, 1)
+	var res exectest.Result
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		res = exectest.AssertCancel(tb, d, unclosedPipe(reap)(d.Argv()))
+	})
+	(<-reap).Wait()
+	f.wantVerdict(t, "fail", "descriptors of the test process left open: got 1, want 0", "read end (the command's stdout)", "pipe:[")
+	if len(res.Descriptors) != 1 {
+		t.Errorf("Result.Descriptors: got %v, want the pipe's read end", res.Descriptors)
+	}
+}
+
+func TestLeakChecksCanBeSwitchedOff(t *testing.T) {
+	// Never waited for, the command leaks both os/exec's watchCtx goroutine
+	// and the pipe's read end: each check catches one, and each can go.
+	reap := make(chan *exec.Cmd, 2)
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, unclosedPipe(reap)(d.Argv()), exectest.WithoutDescriptorCheck())
+	})
+	f.wantVerdict(t, "fail", "os/exec.(*Cmd).watchCtx")
+	if strings.Contains(f.report(), "descriptors") {
+		t.Errorf("with WithoutDescriptorCheck: got %s, want no descriptor report", f.report())
+	}
+	f = runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, unclosedPipe(reap)(d.Argv()), exectest.WithoutDescriptorCheck(), exectest.WithoutGoroutineCheck())
+	})
+	f.wantVerdict(t, "pass")
+	(<-reap).Wait()
+	(<-reap).Wait()
+
+	f = runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, abandoning(d.Argv()), exectest.WithoutGoroutineCheck())
+	})
+	if strings.Contains(f.report(), "goroutines left running") {
+		t.Errorf("with WithoutGoroutineCheck: got %s, want no goroutine report", f.report())
+	}
+}
+
+func TestGoroutineCheckSaysWhenItHadNothingToCheck(t *testing.T) {
+	t.Parallel()
+	var res exectest.Result
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
+			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			exectest.ApplyCancelPolicy(cmd) // nil stdio: no pipe, no copy goroutine
+			return cmd.Run()
+		})
+	})
+	f.wantVerdict(t, "pass", "goroutine check: nothing to check")
+	if res.CopyGoroutines != 0 {
+		t.Errorf("Result.CopyGoroutines with nil stdio: got %d, want 0", res.CopyGoroutines)
+	}
+}
+
+func TestFixedRunnerPassesEveryCheck(t *testing.T) {
+	t.Parallel()
+	var res exectest.Result
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		res = exectest.AssertCancel(tb, d, fixed(d.Argv()))
+	})
+	f.wantVerdict(t, "pass")
+	if res.CopyGoroutines == 0 {
+		t.Errorf("Result.CopyGoroutines with a bytes.Buffer: got 0, want the copy goroutine seen")
+	}
+}
+
+func TestLeakAttributionUnderParallel(t *testing.T) {
+	// Each subtest's verdict is its own, whatever runs beside it.
+	for i := range 6 {
+		r, want := runner(fixed), "pass"
+		if i%2 == 1 {
+			r, want = abandoning, "fail"
+		}
+		t.Run(want+itoa(i), func(t *testing.T) {
+			t.Parallel()
+			f := runFake(t, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb)
+				exectest.AssertCancel(tb, d, r(d.Argv()))
+			})
+			f.wantVerdict(t, want)
+		})
+	}
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }

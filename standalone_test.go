@@ -1,0 +1,85 @@
+package exectest_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/exectest/exectest"
+)
+
+// These see the whole test process's descriptors: not parallel.
+
+func TestGoroutineScope(t *testing.T) {
+	release := make(chan struct{})
+	leaky := exectest.NewGoroutineScope()
+	leaky.Do(context.Background(), func(context.Context) {
+		go func() { <-release }() // the helper that always leaks
+	})
+	err := leaky.Find()
+	var lg *exectest.LeakedGoroutinesError
+	if !errors.As(err, &lg) || !strings.Contains(err.Error(), "got 1, want 0") || !strings.Contains(err.Error(), "TestGoroutineScope") {
+		t.Errorf("Find with a leaked goroutine: got %v, want a LeakedGoroutinesError naming it", err)
+	}
+	close(release)
+	if err := leaky.Find(); err != nil {
+		t.Errorf("Find once the goroutine ended: got %v, want nil", err)
+	}
+
+	clean := exectest.NewGoroutineScope()
+	clean.Do(context.Background(), func(ctx context.Context) {
+		exec.CommandContext(ctx, "/bin/true").Run() // os/exec's goroutines end after Wait
+	})
+	var rt fakeTB
+	rt.TB = t
+	clean.VerifyNone(&rt)
+	if rt.Failed() {
+		t.Errorf("VerifyNone after a command that was waited for: got%s, want no error", rt.report())
+	}
+}
+
+func TestDescriptorSnapshot(t *testing.T) {
+	snap := exectest.SnapshotDescriptors()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = snap.Find()
+	var ld *exectest.LeakedDescriptorsError
+	if !errors.As(err, &ld) || len(ld.FDs) != 2 || !strings.Contains(err.Error(), "pipe:[") ||
+		!strings.Contains(err.Error(), "read end") || !strings.Contains(err.Error(), "write end") {
+		t.Errorf("Find with an open pipe: got %v, want both ends named", err)
+	}
+	r.Close()
+	w.Close()
+	rt := &fakeTB{TB: t}
+	snap.VerifyNone(rt)
+	if rt.Failed() {
+		t.Errorf("VerifyNone once the pipe is closed: got%s, want no error", rt.report())
+	}
+}
+
+type runFunc func() int
+
+func (f runFunc) Run() int { return f() }
+
+func TestVerifyTestMain(t *testing.T) {
+	if code := exectest.VerifyTestMainCode(runFunc(func() int { return 0 })); code != 0 {
+		t.Errorf("a clean passing run: got exit code %d, want 0", code)
+	}
+	if code := exectest.VerifyTestMainCode(runFunc(func() int { return 3 })); code != 3 {
+		t.Errorf("a failing run: got exit code %d, want its own 3", code)
+	}
+	release := make(chan struct{})
+	defer close(release)
+	code := exectest.VerifyTestMainCode(runFunc(func() int {
+		go func() { <-release }()
+		return 0
+	}))
+	if code != 1 {
+		t.Errorf("a passing run that leaks a goroutine: got exit code %d, want 1", code)
+	}
+}
