@@ -58,8 +58,10 @@ func TestTrackerFollowsAnEscapee(t *testing.T) {
 	if escapee == nil {
 		t.Fatalf("members after the adopted sh left a setsid sleep and exited: got none, want /bin/sleep 37")
 	}
-	if escapee.SID != escapee.PID {
-		t.Errorf("escapee: got sid %d, want its own pid %d", escapee.SID, escapee.PID)
+	// Read again: the stat and the command line are read one after the
+	// other, and the sid may have been read before setsid(1) called setsid.
+	if s, err := escapee.Stat(); err != nil || s.SID != escapee.PID {
+		t.Errorf("escapee: got sid %d (%v), want its own pid %d", s.SID, err, escapee.PID)
 	}
 	if err := tr.KillAll(nil); err != nil {
 		t.Errorf("KillAll: %v", err)
