@@ -33,11 +33,8 @@ func TestGoroutineScope(t *testing.T) {
 	clean.Do(context.Background(), func(ctx context.Context) {
 		exec.CommandContext(ctx, "/bin/true").Run() // os/exec's goroutines end after Wait
 	})
-	var rt fakeTB
-	rt.TB = t
-	clean.VerifyNone(&rt)
-	if rt.Failed() {
-		t.Errorf("VerifyNone after a command that was waited for: got%s, want no error", rt.report())
+	if f := runFake(t, clean.VerifyNone); f.Failed() {
+		t.Errorf("VerifyNone after a command that was waited for: got%s, want no error", f.report())
 	}
 }
 
@@ -55,10 +52,8 @@ func TestDescriptorSnapshot(t *testing.T) {
 	}
 	r.Close()
 	w.Close()
-	rt := &fakeTB{TB: t}
-	snap.VerifyNone(rt)
-	if rt.Failed() {
-		t.Errorf("VerifyNone once the pipe is closed: got%s, want no error", rt.report())
+	if f := runFake(t, snap.VerifyNone); f.Failed() {
+		t.Errorf("VerifyNone once the pipe is closed: got%s, want no error", f.report())
 	}
 }
 
