@@ -239,16 +239,20 @@ func (c *check) checkLeaks(s snapshot) {
 		}
 		return len(gs) == 0 && len(fds) == 0
 	})
+	var msgs []string
 	if len(gs) > 0 {
-		err := &LeakedGoroutinesError{groups: gs}
+		err := &LeakedGoroutinesError{groups: gs, after: "run returned"}
 		c.res.Goroutines = err.Stacks()
-		c.tb.Errorf("%v\n(%s)", err, c.returnedWhen())
+		msgs = append(msgs, err.Error())
 	} else if !c.cfg.noGoroutines && c.res.CopyGoroutines == 0 && !c.res.Early {
 		logf(c.tb, "exectest: goroutine check: nothing to check: no os/exec copy goroutine ran when the cancel came (the command's stdio are *os.File or nil)")
 	}
 	if len(fds) > 0 {
 		c.res.Descriptors = fds
-		c.tb.Errorf("%v\n(%s)", &LeakedDescriptorsError{FDs: fds, Name: s.pipes}, c.returnedWhen())
+		msgs = append(msgs, (&LeakedDescriptorsError{FDs: fds, Name: s.pipes}).Error())
+	}
+	if len(msgs) > 0 {
+		c.tb.Errorf("%s\n(%s)", strings.Join(msgs, "\n"), c.returnedWhen())
 	}
 }
 
@@ -267,6 +271,7 @@ func copyGoroutines(gs []goroutines.Group) int {
 }
 
 func logf(tb testing.TB, format string, args ...any) {
+	tb.Helper()
 	if l, ok := tb.(interface{ Logf(string, ...any) }); ok {
 		l.Logf(format, args...)
 	}

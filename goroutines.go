@@ -63,7 +63,7 @@ func (s *GoroutineScope) Find() error {
 	if len(left) == 0 {
 		return nil
 	}
-	return &LeakedGoroutinesError{groups: left}
+	return &LeakedGoroutinesError{groups: left, after: "the scope's function returned"}
 }
 
 // VerifyNone fails tb if [GoroutineScope.Find] finds goroutines.
@@ -78,6 +78,7 @@ func (s *GoroutineScope) VerifyNone(tb testing.TB) {
 // trimmed to the frames that say who started them and where they wait.
 type LeakedGoroutinesError struct {
 	groups []goroutines.Group
+	after  string // what they outlived
 }
 
 // Stacks returns one text per group of identical goroutines.
@@ -95,7 +96,7 @@ func (e *LeakedGoroutinesError) Error() string {
 		n += g.Count
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "exectest: goroutines left running after run returned: got %d, want 0 (looked for %v)", n, DefaultLeakWait)
+	fmt.Fprintf(&b, "exectest: goroutines left running after %s: got %d, want 0 (looked for %v)", e.after, n, DefaultLeakWait)
 	for _, s := range e.Stacks() {
 		b.WriteString("\n\t" + s)
 	}

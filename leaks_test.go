@@ -22,7 +22,7 @@ func TestAssertCancelAbandoningRunner(t *testing.T) {
 				"goroutines left running after run returned: got 2, want 0",
 				"os/exec.(*Cmd).writerDescriptor.func1",
 				"copies the command's output into a Writer",
-				"abandoning", // the wrapper's own Wait goroutine
+				"runners.Abandoning.func1", // the wrapper's own Wait goroutine
 				"descriptors of the test process left open",
 				"fixture processes alive after run returned",
 			)

@@ -5,10 +5,9 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"syscall"
-	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/examples/runners"
 )
 
 // A runner runs argv under ctx as code under test would. Each one below is
@@ -22,46 +21,19 @@ func command(ctx context.Context, argv []string) *exec.Cmd {
 	return cmd
 }
 
-// defaultCancel keeps exec.CommandContext's Cancel: kill the direct child.
-func defaultCancel(argv []string) func(context.Context) error {
-	return func(ctx context.Context) error { return command(ctx, argv).Run() }
-}
+// The field's variants, from the downstream-style package.
+var (
+	defaultCancel = adapt(runners.DefaultCancel)
+	killOnly      = adapt(runners.KillOnly)
+	waitDelayOnly = adapt(runners.WaitDelayOnly)
+	fixed         = adapt(runners.GroupKill)
+	policy        = adapt(runners.Policy)
+	abandoning    = adapt(runners.Abandoning)
+)
 
-// killOnly says Cancel = Process.Kill out loud: the same flaw.
-func killOnly(argv []string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		cmd := command(ctx, argv)
-		cmd.Cancel = func() error { return cmd.Process.Kill() }
-		return cmd.Run()
-	}
-}
-
-// waitDelayOnly returns in time but leaves the descendant running.
-func waitDelayOnly(argv []string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		cmd := command(ctx, argv)
-		cmd.WaitDelay = 100 * time.Millisecond
-		return cmd.Run()
-	}
-}
-
-// fixed is the hand-written fix: own group, group SIGKILL, WaitDelay.
-func fixed(argv []string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		cmd := command(ctx, argv)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		cmd.WaitDelay = 2 * time.Second
-		return cmd.Run()
-	}
-}
-
-// policy is the fix through the toolkit.
-func policy(argv []string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		cmd := command(ctx, argv)
-		exectest.ApplyCancelPolicy(cmd)
-		return cmd.Run()
+func adapt(run func(context.Context, []string) error) runner {
+	return func(argv []string) func(context.Context) error {
+		return func(ctx context.Context) error { return run(ctx, argv) }
 	}
 }
 
@@ -90,29 +62,6 @@ func fileStdout(argv []string) func(context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdout, cmd.Stderr = f, f
 		return cmd.Run()
-	}
-}
-
-// abandoning is the common wrapper that gives up on the command instead of
-// waiting for it: it returns at once and passes any timing check, and
-// leaks its Wait goroutine, os/exec's copy goroutine and the descendant.
-// Its Wait goroutine reaps the child in the end, as GODEBUG=execwait=2
-// wants.
-func abandoning(argv []string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		cmd := command(context.Background(), argv)
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			return err
-		case <-ctx.Done():
-			cmd.Process.Kill()
-			return ctx.Err()
-		}
 	}
 }
 

@@ -3,6 +3,7 @@ package exectest
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/exectest/exectest/fixtures"
@@ -35,11 +36,13 @@ func verifyTestMain(m interface{ Run() int }) int {
 		return code
 	}
 	if err := goleak.Find(goBase); err != nil {
-		fmt.Fprintf(os.Stderr, "exectest: goroutines left after a passing run: %v\n", err)
+		// goleak v1.3.0 lists one "[Goroutine N in state ...]" per leak.
+		n := strings.Count(err.Error(), "Goroutine ")
+		fmt.Fprintf(os.Stderr, "exectest: goroutines left running after a passing run: got %d, want 0 (found by goleak):\n%v\n", n, err)
 		code = 1
 	}
 	if err := proctest.Find(procBase); err != nil {
-		fmt.Fprintf(os.Stderr, "exectest: processes left after a passing run: %v\n", err)
+		fmt.Fprintf(os.Stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", err)
 		code = 1
 	}
 	return code

@@ -1,0 +1,97 @@
+// Package runners holds the ways to run a command under a context found in
+// the field, broken and fixed, as code under test writes them. Each takes
+// the command line and collects its output in a bytes.Buffer, which is
+// what makes os/exec copy through a pipe.
+package runners
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/exectest/exectest"
+)
+
+// A Variant is one way to run a command under a context.
+type Variant struct {
+	Name string
+	Run  func(ctx context.Context, argv []string) error
+}
+
+// All lists the variants, broken first.
+var All = []Variant{
+	{"default Cancel", DefaultCancel},
+	{"Cancel = Process.Kill", KillOnly},
+	{"WaitDelay only", WaitDelayOnly},
+	{"Setpgid + group kill + WaitDelay", GroupKill},
+	{"ApplyCancelPolicy", Policy},
+	{"abandoning select-on-ctx", Abandoning},
+}
+
+func command(ctx context.Context, argv []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	return cmd
+}
+
+// DefaultCancel keeps exec.CommandContext's Cancel, which kills the direct
+// child only: a descendant holding the pipe keeps Wait waiting.
+func DefaultCancel(ctx context.Context, argv []string) error {
+	return command(ctx, argv).Run()
+}
+
+// KillOnly says Cancel = Process.Kill out loud: the same flaw.
+func KillOnly(ctx context.Context, argv []string) error {
+	cmd := command(ctx, argv)
+	cmd.Cancel = func() error { return cmd.Process.Kill() }
+	return cmd.Run()
+}
+
+// WaitDelayOnly returns in time, because WaitDelay closes the pipe, but
+// leaves the descendant running.
+func WaitDelayOnly(ctx context.Context, argv []string) error {
+	cmd := command(ctx, argv)
+	cmd.WaitDelay = 100 * time.Millisecond
+	return cmd.Run()
+}
+
+// GroupKill is the fix written by hand: a group of its own, SIGKILL to the
+// group on cancel, and WaitDelay as a backstop. A descendant that leaves
+// the group (setsid) escapes it.
+func GroupKill(ctx context.Context, argv []string) error {
+	cmd := command(ctx, argv)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	return cmd.Run()
+}
+
+// Policy is the fix through exectest.ApplyCancelPolicy.
+func Policy(ctx context.Context, argv []string) error {
+	cmd := command(ctx, argv)
+	exectest.ApplyCancelPolicy(cmd)
+	return cmd.Run()
+}
+
+// Abandoning gives up on the command instead of waiting for it: it
+// returns at once and passes any timing check, and leaks its Wait
+// goroutine, os/exec's copy goroutine and the descendant until the
+// descendant exits.
+func Abandoning(ctx context.Context, argv []string) error {
+	cmd := command(context.Background(), argv)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		cmd.Process.Kill()
+		return ctx.Err()
+	}
+}
