@@ -1,0 +1,138 @@
+package exectest_test
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/examples/runners"
+	"github.com/exectest/exectest/recorder"
+)
+
+// durations and pids vary from run to run; the printing t masks them.
+var volatile = regexp.MustCompile(`\d+(\.\d+)?(ns|µs|ms|s)\b|pid \d+|pipe:\[\d+\]`)
+
+// printTest runs fn as a test on a recorder and prints how it ended and
+// the first line of each message, as a reader of the test's output sees
+// them. It stands in for the *testing.T of a real test.
+func printTest(fn func(t testing.TB)) {
+	rec := recorder.Run(nil, "example", fn)
+	fmt.Println(strings.ToUpper(rec.Verdict()))
+	for _, m := range append(rec.Errors(), rec.Skips()...) {
+		first, _, _ := strings.Cut(m, "\n")
+		fmt.Println(volatile.ReplaceAllStringFunc(first, func(s string) string {
+			switch {
+			case strings.HasPrefix(s, "pid"):
+				return "pid N"
+			case strings.HasPrefix(s, "pipe"):
+				return "pipe:[N]"
+			}
+			return "D"
+		}))
+	}
+}
+
+// The test of a runner that stops the whole tree.
+func ExampleAssertCancel() {
+	printTest(func(t testing.TB) {
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			cmd.Stdout = new(strings.Builder)
+			exectest.ApplyCancelPolicy(cmd)
+			return cmd.Run()
+		})
+	})
+	// Output:
+	// PASS
+}
+
+// exec.CommandContext's own Cancel kills the direct child only: the
+// descendant holds the output pipe, and Wait waits for it.
+func ExampleAssertCancel_defaultCancel() {
+	printTest(func(t testing.TB) {
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			return runners.DefaultCancel(ctx, d.Argv())
+		}, exectest.Within(500*time.Millisecond))
+	})
+	// Output:
+	// FAIL
+	// exectest: run did not return within the bound after cancel: got still running after D, want return within D
+}
+
+// WaitDelay alone returns in time, and leaves the descendant running.
+func ExampleAssertCancel_waitDelayOnly() {
+	printTest(func(t testing.TB) {
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			return runners.WaitDelayOnly(ctx, d.Argv())
+		})
+	})
+	// Output:
+	// FAIL
+	// exectest: fixture processes alive after run returned: got 1, want 0 (run returned D after cancel, err = signal: killed)
+}
+
+// A wrapper that gives up on the command instead of waiting for it leaks
+// goroutines, the pipe and the descendant.
+func ExampleAssertCancel_abandoning() {
+	printTest(func(t testing.TB) {
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			return runners.Abandoning(ctx, d.Argv())
+		})
+	})
+	// Output:
+	// FAIL
+	// exectest: goroutines left running after run returned: got 2, want 0 (looked for D)
+	// exectest: fixture processes alive after run returned: got 1, want 0 (run returned D after cancel, err = context canceled)
+}
+
+// A runner that never runs the command proves nothing: the check skips
+// instead of passing (and fails under EXECTEST_STRICT=1).
+func ExampleAssertCancel_vacuous() {
+	printTest(func(t testing.TB) {
+		t.Setenv(exectest.StrictEnv, "0")
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error { return nil })
+	})
+	// Output:
+	// SKIP
+	// exectest: the descendant never proved it runs, so the check would pass vacuously
+}
+
+// Every exec site of the code under test gets the policy.
+func ExampleApplyCancelPolicy() {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "/bin/sleep 20 & wait")
+	cmd.Stdout = new(strings.Builder) // a pipe, which the sleep holds
+	exectest.ApplyCancelPolicy(cmd)
+	start := time.Now()
+	err := cmd.Run()
+	fmt.Println(err, time.Since(start) < 5*time.Second)
+	// Output:
+	// signal: killed true
+}
+
+// A check of goroutines for code that does not use the fixture.
+func ExampleGoroutineScope() {
+	printTest(func(t testing.TB) {
+		release := make(chan struct{})
+		defer close(release)
+		g := exectest.NewGoroutineScope()
+		g.Do(context.Background(), func(context.Context) {
+			go func() { <-release }() // outlives the function
+		})
+		g.VerifyNone(t)
+	})
+	// Output:
+	// FAIL
+	// exectest: goroutines left running after the scope's function returned: got 1, want 0 (looked for D)
+}
