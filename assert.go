@@ -231,11 +231,7 @@ func (c *check) checkLeaks(s snapshot) {
 			gs = c.scope.running()
 		}
 		if !c.cfg.noFDs && len(s.pipes) > 0 {
-			for _, fd := range proctest.FDs(os.Getpid()) {
-				if _, ok := s.pipes[fd.Target]; ok {
-					fds = append(fds, fd)
-				}
-			}
+			fds = proctest.FDsOn(os.Getpid(), s.pipes)
 		}
 		return len(gs) == 0 && len(fds) == 0
 	})

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,15 +32,16 @@ import (
 // under test may replace. Everything it started is killed when the test
 // ends.
 type Descendant struct {
-	tb       testing.TB
-	spec     fixtures.Spec
-	hermetic bool
-	dir      string
-	argv     []string
-	script   string
-	mon      *monitor
-	tracker  *proctest.Tracker
-	claimed  atomic.Bool
+	tb         testing.TB
+	spec       fixtures.Spec
+	hermetic   bool
+	dir        string
+	argv       []string
+	script     string
+	scriptOnce sync.Once
+	mon        *monitor
+	tracker    *proctest.Tracker
+	claimed    atomic.Bool
 }
 
 // NewDescendant prepares a fixture for one check. It starts nothing: the
@@ -111,22 +113,17 @@ func (d *Descendant) prepare() error {
 			return err
 		}
 	}
-	var body string
+	d.tracker = proctest.NewTracker(d.spec.Token)
+	d.spec.Cgroup = d.tracker.CgroupProcs()
 	if d.hermetic {
-		if d.argv, err = fixtures.HermeticArgv(d.spec); err != nil {
-			return err
-		}
-		if body, err = fixtures.HermeticScript(d.spec); err != nil {
-			return err
-		}
+		d.argv, err = fixtures.HermeticArgv(d.spec)
 	} else {
-		d.argv, body = fixtures.ShellArgv(d.spec), fixtures.ShellScript(d.spec)
+		d.argv = fixtures.ShellArgv(d.spec)
 	}
-	d.script = filepath.Join(d.dir, "exectest-"+d.spec.Token)
-	if err := os.WriteFile(d.script, []byte(body), 0o755); err != nil {
+	if err != nil {
+		d.tracker.Close()
 		return err
 	}
-	d.tracker = proctest.NewTracker(d.spec.Token)
 	d.mon, err = startMonitor(d.spec.Marker, d.spec.Go, d.spec.Token, d.spec.Escape, d.tracker)
 	if err != nil {
 		d.tracker.Close()
@@ -139,8 +136,25 @@ func (d *Descendant) prepare() error {
 func (d *Descendant) Argv() []string { return append([]string(nil), d.argv...) }
 
 // Script is the path of an executable file that does what [Descendant.Argv]
-// does, for code that takes the path of a binary.
-func (d *Descendant) Script() string { return d.script }
+// does, for code that takes the path of a binary. It is written on the
+// first call.
+func (d *Descendant) Script() string {
+	d.scriptOnce.Do(func() {
+		body := fixtures.ShellScript(d.spec)
+		if d.hermetic {
+			var err error
+			if body, err = fixtures.HermeticScript(d.spec); err != nil {
+				d.tb.Fatalf("exectest: Script: %v", err)
+			}
+		}
+		path := filepath.Join(d.dir, "exectest-"+d.spec.Token)
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			d.tb.Fatalf("exectest: Script: %v (TMPDIR must be writable, and allow executables)", err)
+		}
+		d.script = path
+	})
+	return d.script
+}
 
 // Token is the unique string in the fixture's command lines.
 func (d *Descendant) Token() string { return d.spec.Token }

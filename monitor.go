@@ -95,16 +95,17 @@ func (m *monitor) handle(e marker.Event) {
 		reason string
 		gone   bool
 	)
-	if e.Kind == marker.Started || e.Kind == marker.Alive {
+	started := e.Kind == marker.Started || e.Kind == marker.Running
+	if started || e.Kind == marker.Alive {
 		st, id, reason, gone = identify(e)
 	}
 	var adoptErr error
 	var pipes map[string]string
+	if started && reason == "" {
+		adoptErr = m.tracker.Adopt(id) // joined already if Running: a no-op then
+		pipes = stdioPipes(id.PID)
+	}
 	if e.Kind == marker.Started {
-		if reason == "" {
-			adoptErr = m.tracker.Adopt(id)
-			pipes = stdioPipes(id.PID)
-		}
 		// Always: the child waits for this line before it forks.
 		m.goAhead.WriteString("go\n")
 	}
@@ -112,7 +113,7 @@ func (m *monitor) handle(e marker.Event) {
 	defer m.mu.Unlock()
 	defer m.broadcast()
 	switch e.Kind {
-	case marker.Started:
+	case marker.Started, marker.Running:
 		m.started++
 		if gone {
 			return // a fixture child that has exited cannot survive
@@ -172,14 +173,15 @@ func identify(e marker.Event) (st proctest.Stat, id proctest.Identity, reason st
 // stderr: the command's, as the code under test set them up.
 func stdioPipes(pid int) map[string]string {
 	pipes := map[string]string{}
-	for _, fd := range proctest.FDs(pid) {
-		if fd.Num <= 2 && proctest.IsPipe(fd.Target) {
-			name := [...]string{"stdin", "stdout", "stderr"}[fd.Num]
-			if prev, ok := pipes[fd.Target]; ok {
-				name = prev + "+" + name
-			}
-			pipes[fd.Target] = name
+	for fd, name := range [...]string{"stdin", "stdout", "stderr"} {
+		target, err := proctest.FDTarget(pid, fd)
+		if err != nil || !proctest.IsPipe(target) {
+			continue
 		}
+		if prev, ok := pipes[target]; ok {
+			name = prev + "+" + name
+		}
+		pipes[target] = name
 	}
 	return pipes
 }

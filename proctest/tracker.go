@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -49,6 +50,15 @@ func NewTracker(name string) *Tracker {
 	}
 	active.Store(t, struct{}{})
 	return t
+}
+
+// CgroupProcs is the path of the cgroup's cgroup.procs, where a process
+// writes 0 to join it; "" without a cgroup.
+func (t *Tracker) CgroupProcs() string {
+	if t.cgroup == nil {
+		return ""
+	}
+	return filepath.Join(t.cgroup.Path, "cgroup.procs")
 }
 
 // Mechanism says how the tracker follows processes, for messages.

@@ -2,7 +2,8 @@
 // the test: one line per event, written whole to a FIFO (a write of less
 // than PIPE_BUF bytes is atomic, so lines never interleave).
 //
-//	exectest TOKEN started PID STAT   the direct child runs (STAT: its /proc/self/stat)
+//	exectest TOKEN started PID STAT   the direct child runs and waits for the go-ahead (STAT: its /proc/self/stat)
+//	exectest TOKEN running PID STAT   the direct child runs, already tracked: it does not wait
 //	exectest TOKEN alive PID STAT     the descendant runs in its final shape
 //	exectest TOKEN exit STATUS        the direct child saw the descendant end
 //	exectest TOKEN fail REASON        a fixture process cannot do its part
@@ -18,6 +19,7 @@ import (
 // Kinds of event.
 const (
 	Started = "started"
+	Running = "running"
 	Alive   = "alive"
 	Exit    = "exit"
 	Fail    = "fail"
@@ -46,7 +48,7 @@ func Parse(token, line string) (e Event, ok bool) {
 	kind, payload, _ := strings.Cut(rest, " ")
 	e.Kind = kind
 	switch kind {
-	case Started, Alive:
+	case Started, Running, Alive:
 		pid, stat, _ := strings.Cut(payload, " ")
 		n, err := strconv.Atoi(pid)
 		if err != nil {
