@@ -225,7 +225,7 @@ func (c *check) checkLeaks(s snapshot) {
 		gs  []goroutines.Group
 		fds []proctest.FD
 	)
-	poll(DefaultLeakWait, func() bool {
+	poll(c.leakWait(), func() bool {
 		gs, fds = nil, nil
 		if !c.cfg.noGoroutines {
 			gs = c.scope.running()
@@ -237,7 +237,7 @@ func (c *check) checkLeaks(s snapshot) {
 	})
 	var msgs []string
 	if len(gs) > 0 {
-		err := &LeakedGoroutinesError{groups: gs, after: "run returned"}
+		err := &LeakedGoroutinesError{groups: gs, after: "run returned", wait: c.leakWait()}
 		c.res.Goroutines = err.Stacks()
 		msgs = append(msgs, err.Error())
 	} else if !c.cfg.noGoroutines && c.res.CopyGoroutines == 0 && !c.res.Early {
@@ -250,6 +250,13 @@ func (c *check) checkLeaks(s snapshot) {
 	if len(msgs) > 0 {
 		c.tb.Errorf("%s\n(%s)", strings.Join(msgs, "\n"), c.returnedWhen())
 	}
+}
+
+func (c *check) leakWait() time.Duration {
+	if c.cfg.settle > 0 {
+		return c.cfg.settle
+	}
+	return DefaultLeakWait
 }
 
 // copyGoroutines counts os/exec's copy goroutines among gs.
@@ -276,7 +283,11 @@ func logf(tb testing.TB, format string, args ...any) {
 // checkSurvivors fails for every fixture process alive after run returned.
 func (c *check) checkSurvivors(o outcome, snap snapshot) {
 	c.tb.Helper()
-	c.res.Survivors = c.aliveAfter(survivorGrace)
+	grace := survivorGrace
+	if c.cfg.settle > 0 {
+		grace = c.cfg.settle
+	}
+	c.res.Survivors = c.aliveAfter(grace)
 	if len(c.res.Survivors) == 0 {
 		return
 	}

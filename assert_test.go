@@ -228,6 +228,9 @@ func TestBadInput(t *testing.T) {
 		{"bad random range", func(tb testing.TB) {
 			exectest.AssertCancel(tb, exectest.NewDescendant(tb), ok, exectest.CancelAfterRandom(time.Second, time.Second))
 		}, "want 0 <= min < max"},
+		{"zero settle time", func(tb testing.TB) {
+			exectest.AssertCancel(tb, exectest.NewDescendant(tb), ok, exectest.SettleTime(0))
+		}, "exectest.SettleTime: got 0s, want > 0"},
 		{"zero proof timeout", func(tb testing.TB) {
 			exectest.AssertCancel(tb, exectest.NewDescendant(tb), ok, exectest.ProofTimeout(0))
 		}, "exectest.ProofTimeout: got 0s, want > 0"},

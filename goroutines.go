@@ -63,7 +63,7 @@ func (s *GoroutineScope) Find() error {
 	if len(left) == 0 {
 		return nil
 	}
-	return &LeakedGoroutinesError{groups: left, after: "the scope's function returned"}
+	return &LeakedGoroutinesError{groups: left, after: "the scope's function returned", wait: DefaultLeakWait}
 }
 
 // VerifyNone fails tb if [GoroutineScope.Find] finds goroutines.
@@ -79,6 +79,7 @@ func (s *GoroutineScope) VerifyNone(tb testing.TB) {
 type LeakedGoroutinesError struct {
 	groups []goroutines.Group
 	after  string // what they outlived
+	wait   time.Duration
 }
 
 // Stacks returns one text per group of identical goroutines.
@@ -96,7 +97,7 @@ func (e *LeakedGoroutinesError) Error() string {
 		n += g.Count
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "exectest: goroutines left running after %s: got %d, want 0 (looked for %v)", e.after, n, DefaultLeakWait)
+	fmt.Fprintf(&b, "exectest: goroutines left running after %s: got %d, want 0 (looked for %v)", e.after, n, e.wait)
 	for _, s := range e.Stacks() {
 		b.WriteString("\n\t" + s)
 	}

@@ -21,6 +21,7 @@ const (
 )
 
 type assertConfig struct {
+	settle       time.Duration // 0: the defaults
 	noGoroutines bool
 	noFDs        bool
 	bound        time.Duration
@@ -101,6 +102,22 @@ func ProofTimeout(d time.Duration) Option {
 			return
 		}
 		c.proofTimeout = d
+	})
+}
+
+// SettleTime sets how long the checks after run returns keep looking while
+// goroutines end and killed processes are torn down (defaults:
+// [DefaultLeakWait] for goroutines and descriptors, 500ms for processes).
+// A leak costs the check this long; a clean run does not wait. Shorten it
+// for stress runs of broken runners, never below what the machine needs
+// to tear a process down.
+func SettleTime(d time.Duration) Option {
+	return assertOption(func(c *assertConfig) {
+		if d <= 0 {
+			c.errs = append(c.errs, fmt.Sprintf("exectest.SettleTime: got %v, want > 0", d))
+			return
+		}
+		c.settle = d
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,27 +60,54 @@ func main() {
 	}
 }
 
-// measureAll measures every variant in every environment, runs times each.
+// measureAll measures every variant in every environment, runs times
+// each, one cell at a time so that cells do not slow each other down.
 func measureAll(bound, lifetime time.Duration, runs int, progress func(done, total int)) []row {
-	var rows []row
-	all := envs()
-	for _, e := range all {
-		why := e.unavailable()
+	return measureCells(bound, lifetime, runs, 1, progress)
+}
+
+// measureCells measures the cells, up to parallel at once: the verdicts
+// hold whatever runs beside them, the timings less so.
+func measureCells(bound, lifetime time.Duration, runs, parallel int, progress func(done, total int), opts ...exectest.Option) []row {
+	type cell struct {
+		v runners.Variant
+		e env
+	}
+	var cells []cell
+	why := map[string]string{}
+	for _, e := range envs() {
+		why[e.name] = e.unavailable()
 		for _, v := range runners.All {
-			r := row{Variant: v.Name, Env: e.name}
-			if why != "" {
-				r.Verdict, r.Why = "UNAVAILABLE", why
+			cells = append(cells, cell{v, e})
+		}
+	}
+	rows := make([]row, len(cells))
+	sem := make(chan struct{}, parallel)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	done := 0
+	for i, c := range cells {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := row{Variant: c.v.Name, Env: c.e.name}
+			if w := why[c.e.name]; w != "" {
+				r.Verdict, r.Why = "UNAVAILABLE", w
 			} else {
 				var samples []sample
 				for range runs {
-					samples = append(samples, measure(v, e, bound, lifetime))
+					samples = append(samples, measure(c.v, c.e, bound, lifetime, opts...))
 				}
 				r.summarize(samples, bound)
 			}
-			rows = append(rows, r)
-			progress(len(rows), len(all)*len(runners.All))
-		}
+			rows[i] = r
+			mu.Lock()
+			done++
+			progress(done, len(cells))
+			mu.Unlock()
+		})
 	}
+	wg.Wait()
 	return rows
 }
 
@@ -96,13 +124,13 @@ type sample struct {
 
 // measure runs one exectest.AssertCancel of variant v in env e, on a
 // recording testing.TB.
-func measure(v runners.Variant, e env, bound, lifetime time.Duration) sample {
+func measure(v runners.Variant, e env, bound, lifetime time.Duration, opts ...exectest.Option) sample {
 	var res exectest.Result
 	rec := recorder.Run(nil, v.Name+" in "+e.name, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Lifetime(lifetime)}, e.opts...)...)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			return v.Run(ctx, append(append([]string(nil), e.wrap...), d.Argv()...))
-		}, exectest.Within(bound))
+		}, append([]exectest.Option{exectest.Within(bound)}, opts...)...)
 	})
 	s := sample{
 		verdict:     strings.ToUpper(rec.Verdict()),

@@ -2,8 +2,10 @@ package goroutines
 
 import (
 	"context"
+	"fmt"
 	"runtime/pprof"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -56,15 +58,20 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// runs gives each run of TestLabelled a label of its own: with -count=N,
+// the goroutine of the run before may not have exited yet.
+var runs atomic.Int64
+
 func TestLabelled(t *testing.T) {
 	stop := make(chan struct{})
 	started := make(chan struct{})
-	pprof.Do(context.Background(), pprof.Labels("k", "mine"), func(context.Context) {
+	mine := fmt.Sprintf("mine-%d", runs.Add(1))
+	pprof.Do(context.Background(), pprof.Labels("k", mine), func(context.Context) {
 		go func() { close(started); <-stop }()
 	})
 	<-started
 	defer close(stop)
-	gs, err := Labelled("k", "mine")
+	gs, err := Labelled("k", mine)
 	if err != nil || len(gs) != 1 || gs[0].Count != 1 {
 		t.Fatalf("Labelled: got %+v, %v, want the one labelled goroutine", gs, err)
 	}
