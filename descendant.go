@@ -66,7 +66,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
 	d.spec = fixtures.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape}
 	if cfg.hermetic {
-		if !fixtures.Hooked() {
+		if !hermeticHooked() {
 			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want fixtures.Main(m) (or fixtures.Dispatch()) called from TestMain, so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
 		}
 	} else {
@@ -94,7 +94,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 func (d *Descendant) prepare() error {
 	var err error
 	if d.dir, err = os.MkdirTemp("", "exectest-"+d.spec.Token+"-"); err != nil {
-		return err
+		return fmt.Errorf("%w (the fixture's folder goes in TMPDIR, %q: it must be a writable folder that the command under test can read)", err, os.TempDir())
 	}
 	// The code under test may run the fixture as another user, or in a
 	// sandbox that binds this folder read-only: it must still reach the FIFO.
@@ -278,6 +278,10 @@ func executable(path string) error {
 	}
 	return nil
 }
+
+// hermeticHooked is fixtures.Hooked, a variable so that a test can see
+// what a test binary without the hook gets.
+var hermeticHooked = fixtures.Hooked
 
 // deadline bounds d by a part of the time the test has left, so that a
 // wait never outlives go test -timeout.

@@ -1,4 +1,13 @@
 package exectest
 
+import "github.com/exectest/exectest/fixtures"
+
 // VerifyTestMainCode runs verifyTestMain without exiting, for its tests.
 var VerifyTestMainCode = verifyTestMain
+
+// WithoutHermeticHook makes NewDescendant see a test binary whose TestMain
+// does not dispatch fixtures, until the returned function is called.
+func WithoutHermeticHook() (restore func()) {
+	hermeticHooked = func() bool { return false }
+	return func() { hermeticHooked = fixtures.Hooked }
+}
