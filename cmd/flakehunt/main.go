@@ -173,7 +173,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	defer stopBurners()
 
 	agg := newAggregator(cfg.bound)
+	began := time.Now()
 	res, err := runGoTest(ctx, goArgs, agg, stderr)
+	hdr.wall = time.Since(began)
 	// The report is quick, but the load has no reason to outlive go test.
 	stopBurners()
 	if err != nil {

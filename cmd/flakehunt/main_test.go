@@ -90,6 +90,9 @@ func TestEndToEnd(t *testing.T) {
 	if got, want := lines[len(lines)-1], "3 passed, 3 failed, 3 skipped"; got != want {
 		t.Errorf("last line: got %q, want %q", got, want)
 	}
+	if got := lines[len(lines)-2]; !strings.HasPrefix(got, "9 test runs in ") || !strings.HasSuffix(got, " runs/s") {
+		t.Errorf("rate line: got %q, want \"9 test runs in T: R runs/s\"", got)
+	}
 	assertNoChildren(t)
 
 	// A package that dies before its tests: a row of its own, its panic

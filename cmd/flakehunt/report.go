@@ -15,6 +15,16 @@ type header struct {
 	load    int
 	cpus    int
 	bound   time.Duration
+	wall    time.Duration // how long go test ran, load included
+}
+
+// rate is test runs (subtests included) per second of wall time: the
+// throughput of a hunt, for comparing checks and machines.
+func (h header) rate(tot totals) float64 {
+	if h.wall <= 0 {
+		return 0
+	}
+	return float64(tot.passed+tot.failed+tot.skipped) / h.wall.Seconds()
 }
 
 func writeHeader(w io.Writer, h header) {
@@ -61,6 +71,7 @@ func writeText(w io.Writer, h header, rows []summary, tot totals) {
 	if len(rows) > 0 && (tot.failed > 0 || tot.outliers > 0) {
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintf(w, "%d test runs in %s: %.1f runs/s\n", tot.passed+tot.failed+tot.skipped, formatDuration(h.wall), h.rate(tot))
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", tot.passed, tot.failed, tot.skipped)
 }
 
@@ -69,6 +80,8 @@ type jsonReport struct {
 	Load    int        `json:"load"`
 	CPUs    int        `json:"cpus"`
 	BoundMS float64    `json:"bound_ms"`
+	WallMS  float64    `json:"wall_ms"`
+	RunsPS  float64    `json:"runs_per_second"`
 	Tests   []jsonTest `json:"tests"`
 	Passed  int        `json:"passed"`
 	Failed  int        `json:"failed"`
@@ -98,6 +111,8 @@ func writeJSON(w io.Writer, h header, rows []summary, tot totals) error {
 		Load:    h.load,
 		CPUs:    h.cpus,
 		BoundMS: ms(h.bound),
+		WallMS:  ms(h.wall),
+		RunsPS:  h.rate(tot),
 		Tests:   []jsonTest{},
 		Passed:  tot.passed,
 		Failed:  tot.failed,
