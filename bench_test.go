@@ -208,3 +208,33 @@ func BenchmarkAssertCancelOnB(b *testing.B) {
 		}
 	}
 }
+
+// hungBound is the bound of the hung-check benchmark.
+const hungBound = 200 * time.Millisecond
+
+// BenchmarkHungCheck measures a failing check, a cancel that hangs, against
+// its bound: it must cost the bound and little more, not the descendant's
+// 20 s lifetime. over-bound-ms is what the whole check costs beyond the
+// wait for the proof of life and the bound: making the fixture, the kill,
+// the return, the checks, the cleanup. The target is at most 100 ms.
+//
+//	go test -run '^$' -bench BenchmarkHungCheck -benchtime 10x .
+func BenchmarkHungCheck(b *testing.B) {
+	var over time.Duration
+	n := 0
+	for b.Loop() {
+		var res exectest.Result
+		start := time.Now()
+		f := runFake(b, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			res = exectest.AssertCancel(tb, d, defaultCancel(d.Argv()), exectest.Within(hungBound))
+		})
+		took := time.Since(start)
+		if f.verdict() != "fail" || !res.Hung {
+			b.Fatalf("hung check: got %s (hung %v), want a failure for the hang:%s", f.verdict(), res.Hung, f.report())
+		}
+		over += took - res.CancelDelay - hungBound
+		n++
+	}
+	b.ReportMetric(msPerCheck(over, n), "over-bound-ms")
+}

@@ -19,17 +19,14 @@ func maybeBurn() {
 	}
 }
 
-// burnSink is written on every iteration so that the compiler cannot drop
-// the loop.
-var burnSink uint64
-
+// burn spins until killed. Go does not drop an endless loop, side effects
+// or not.
 func burn() {
 	x := uint64(os.Getpid()) | 1
 	for {
 		x ^= x << 13
 		x ^= x >> 7
 		x ^= x << 17
-		burnSink += x
 	}
 }
 
