@@ -94,7 +94,9 @@ func (c *check) do(run func(context.Context) error) Result {
 	early, gotEarly, why := c.waitToCancel(returned)
 	c.res.Proved = c.d.mon.snapshot().proof != nil
 	c.why = why
-	c.res.CopyGoroutines = copyGoroutines(c.scope.running())
+	if c.res.CopyGoroutines == 0 {
+		c.res.CopyGoroutines = copyGoroutines(c.scope.running())
+	}
 	cancel()
 	cancelled := time.Now()
 	c.res.CancelDelay = cancelled.Sub(start)
@@ -144,6 +146,12 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 	}
 	for {
 		s := c.d.mon.snapshot()
+		if s.started > 0 && c.res.CopyGoroutines == 0 {
+			// os/exec has started its goroutines by the time the child
+			// runs: count them now, while the fixture is still starting,
+			// rather than between the proof and the cancel.
+			c.res.CopyGoroutines = copyGoroutines(c.scope.running())
+		}
 		if c.cfg.mode == cancelWhenAlive {
 			if s.proof != nil {
 				return outcome{}, false, "the descendant proved it runs"
