@@ -195,7 +195,7 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
 	}
-	fmt.Fprintf(&msg, "\nfixture processes tracked by: %s", c.res.Tracker)
+	c.writeTracker(&msg)
 	select {
 	case o := <-returned:
 		c.res.Elapsed, c.res.Returned = time.Since(cancelled), true
@@ -305,7 +305,7 @@ func (c *check) checkSurvivors(o outcome, snap snapshot) {
 	if err := c.d.killAll(); err != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", err)
 	}
-	fmt.Fprintf(&msg, "\nfixture processes tracked by: %s", c.res.Tracker)
+	c.writeTracker(&msg)
 	c.tb.Errorf("%s", msg.String())
 }
 
@@ -378,6 +378,15 @@ func (c *check) pipeHolders() []proctest.Process {
 		}
 	}
 	return ps
+}
+
+// writeTracker says how the fixture's processes were followed, and what
+// went wrong with it, if anything: a failure is only as good as that.
+func (c *check) writeTracker(b *strings.Builder) {
+	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.res.Tracker)
+	for _, n := range c.d.mon.snapshot().notes {
+		fmt.Fprintf(b, "\n\t(%s)", n)
+	}
 }
 
 func (c *check) returnedWhen() string {
