@@ -94,6 +94,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	early, gotEarly, why := c.waitToCancel(returned)
 	c.res.Proved = c.d.mon.snapshot().proof != nil
 	c.why = why
+	c.d.mon.cancel.Store(true)
 	if c.res.CopyGoroutines == 0 {
 		c.res.CopyGoroutines = copyGoroutines(c.scope.running())
 	}

@@ -124,7 +124,7 @@ func (d *Descendant) prepare() error {
 		d.tracker.Close()
 		return err
 	}
-	d.mon, err = startMonitor(d.spec.Marker, d.spec.Go, d.spec.Token, d.spec.Escape, d.tracker)
+	d.mon, err = startMonitor(d.spec.Marker, d.spec.Go, d.spec.Token, d.spec.Escape, fixtures.ExecsAfterReport(d.hermetic), d.tracker)
 	if err != nil {
 		d.tracker.Close()
 	}
@@ -209,18 +209,22 @@ func (d *Descendant) Tracker() string { return d.tracker.Mechanism() }
 // killAll kills every process of the fixture: the tracker's members and
 // every process the fixture reported, by identity.
 func (d *Descendant) killAll() error {
-	return d.tracker.KillAll(d.mon.snapshot().ids())
+	_, err := d.tracker.KillAll(d.mon.snapshot().ids())
+	return err
 }
 
 // cleanup kills what is the fixture's and only that, reaps the orphans
 // among them by pid, and removes the cgroup and the folder.
 func (d *Descendant) cleanup() {
 	var errs []error
-	if err := d.killAll(); err != nil {
+	s := d.mon.snapshot()
+	killed, err := d.tracker.KillAll(s.ids())
+	if err != nil {
 		errs = append(errs, err)
 	}
-	s := d.mon.snapshot()
-	awaitDead(d.tracker, s.ids(), time.Second)
+	if killed > 0 {
+		awaitDead(d.tracker, s.ids(), time.Second)
+	}
 	d.tracker.ReapOrphans(s.ids(), func(id proctest.Identity) bool {
 		for _, k := range s.known {
 			if k.id == id {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/proctest"
@@ -20,6 +22,8 @@ import (
 type monitor struct {
 	token   string
 	escape  bool
+	execs   bool        // the descendant execs its final program after its report
+	cancel  atomic.Bool // the check has cancelled: a fixture process may die any moment
 	f       *os.File
 	goAhead *os.File // the fixture child waits for a line here before it forks
 	tracker *proctest.Tracker
@@ -51,7 +55,7 @@ type proof struct {
 	stat proctest.Stat // as the descendant saw itself, in its PID namespace
 }
 
-func startMonitor(path, goPath, token string, escape bool, tracker *proctest.Tracker) (*monitor, error) {
+func startMonitor(path, goPath, token string, escape, execs bool, tracker *proctest.Tracker) (*monitor, error) {
 	// O_RDWR keeps a writer open, so the reader never sees EOF between the
 	// fixture's reports, and a writer never blocks waiting for a reader.
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -64,7 +68,7 @@ func startMonitor(path, goPath, token string, escape bool, tracker *proctest.Tra
 		f.Close()
 		return nil, err
 	}
-	m := &monitor{token: token, escape: escape, f: f, goAhead: g, tracker: tracker,
+	m := &monitor{token: token, escape: escape, execs: execs, f: f, goAhead: g, tracker: tracker,
 		done: make(chan struct{}), changed: make(chan struct{}), alive: make(chan struct{}),
 		pipes: map[string]string{}}
 	go m.read()
@@ -109,6 +113,10 @@ func (m *monitor) handle(e marker.Event) {
 		// Always: the child waits for this line before it forks.
 		m.goAhead.WriteString("go\n")
 	}
+	raced := false
+	if e.Kind == marker.Alive && reason == "" && m.execs {
+		reason, raced = m.awaitExec(id, st.Comm)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer m.broadcast()
@@ -141,7 +149,7 @@ func (m *monitor) handle(e marker.Event) {
 			m.failures = append(m.failures, fmt.Sprintf("descendant pid %d reported alive but not escaped: sid: got %d, want its own pid %d", id.PID, st.SID, st.PID))
 			return
 		}
-		if m.proof == nil {
+		if m.proof == nil && !raced {
 			m.proof = &proof{id: id, stat: st}
 			close(m.alive)
 		}
@@ -149,6 +157,32 @@ func (m *monitor) handle(e marker.Event) {
 		m.exit = e.Text
 	case marker.Fail:
 		m.failures = append(m.failures, e.Text)
+	}
+}
+
+// execWait bounds the wait for the descendant's exec after its report.
+const execWait = 5 * time.Second
+
+// awaitExec waits until the descendant has become its final program: its
+// command name changes from was. Only then is the report proof: a process
+// that dies instead could not exec, and the check would pass vacuously.
+// It returns the reason the proof fails, or "", and raced: the cancel
+// killed it first, which proves nothing either way.
+func (m *monitor) awaitExec(id proctest.Identity, was string) (reason string, raced bool) {
+	end := time.Now().Add(execWait)
+	for sleep := 20 * time.Microsecond; ; sleep = min(2*sleep, 5*time.Millisecond) {
+		s, err := id.Stat()
+		switch {
+		case (err != nil || s.Zombie()) && m.cancel.Load():
+			return "", true
+		case err != nil || s.Zombie():
+			return fmt.Sprintf("pid %d exited right after its report instead of becoming /bin/sleep: /bin/sleep cannot run where the command runs", id.PID), false
+		case s.Comm != was:
+			return "", false
+		case time.Now().After(end):
+			return fmt.Sprintf("pid %d: still %q %v after its report, want it to have become /bin/sleep", id.PID, s.Comm, execWait), false
+		}
+		time.Sleep(sleep)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/exectest/exectest"
@@ -60,6 +61,17 @@ func TestAssertCancelSandbox(t *testing.T) {
 		{"no /dev/policy", noDev, policy, both("skip"), "/dev/null"},
 		{"no /proc/policy", noProc, policy, both("skip"), "mount /proc where the command runs"},
 	}
+	// A /bin/sleep that is there but cannot run: its interpreter is missing.
+	broken := filepath.Join(t.TempDir(), "sleep")
+	os.WriteFile(broken, []byte("#!/nonexistent/interpreter\n"), 0o755)
+	cases = append(cases, struct {
+		name     string
+		flags    []string
+		run      runner
+		verdict  map[string]string
+		wantText string
+	}{"broken /bin/sleep/policy", []string{"--ro-bind", "/", "/", "--ro-bind", broken, "/usr/bin/sleep", "--dev", "/dev", "--proc", "/proc"}, policy,
+		map[string]string{"shell": "skip", "hermetic": "pass"}, "instead of becoming /bin/sleep"})
 	for _, sh := range shapes {
 		for _, c := range cases {
 			t.Run(sh.name+"/"+c.name, func(t *testing.T) {

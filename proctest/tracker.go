@@ -125,16 +125,21 @@ func (t *Tracker) Members(known []Identity) []Identity {
 }
 
 // KillAll kills every member: the cgroup at once, then each process in
-// known and in the trees below, by identity.
-func (t *Tracker) KillAll(known []Identity) error {
+// known and in the trees below, by identity. It reports how many were
+// alive: none, on a passing check, and then it signals nothing.
+func (t *Tracker) KillAll(known []Identity) (int, error) {
+	live := t.Members(known)
+	if len(live) == 0 {
+		return 0, nil
+	}
 	var errs []error
 	if t.cgroup != nil {
 		errs = append(errs, t.cgroup.Kill())
 	}
-	for _, id := range t.Members(known) {
+	for _, id := range live {
 		errs = append(errs, id.Kill())
 	}
-	return errors.Join(errs...)
+	return len(live), errors.Join(errs...)
 }
 
 // ReapOrphans collects the fixture's processes (those in known and every

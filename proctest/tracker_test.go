@@ -63,8 +63,8 @@ func TestTrackerFollowsAnEscapee(t *testing.T) {
 	if s, err := escapee.Stat(); err != nil || s.SID != escapee.PID {
 		t.Errorf("escapee: got sid %d (%v), want its own pid %d", s.SID, err, escapee.PID)
 	}
-	if err := tr.KillAll(nil); err != nil {
-		t.Errorf("KillAll: %v", err)
+	if n, err := tr.KillAll(nil); err != nil || n != 1 {
+		t.Errorf("KillAll: got %d killed, %v, want the escapee killed", n, err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for escapee.Alive() && time.Now().Before(deadline) {

@@ -35,6 +35,18 @@ func readStat(pid int) (procStat, bool) {
 	return procStat{state: f[0][0], ppid: num(1), pgid: num(2), cpuTicks: num(11) + num(12)}, true
 }
 
+// burnerCmdline is the cmdline of a burner just started. It reads empty
+// for a moment after StartProcess returns: the exec is past its point of
+// no return but has not set up the new argument pages yet. So it looks
+// again, for a while, before returning what it read.
+func burnerCmdline(pid int) string {
+	end := time.Now().Add(5 * time.Second)
+	for !strings.Contains(cmdline(pid), burnArg) && time.Now().Before(end) {
+		time.Sleep(time.Millisecond)
+	}
+	return cmdline(pid)
+}
+
 func cmdline(pid int) string {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	return string(bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
@@ -51,7 +63,7 @@ func TestBurners(t *testing.T) {
 		t.Fatalf("burners: got %d, want 2", len(pids))
 	}
 	for _, pid := range pids {
-		if cl := cmdline(pid); !strings.Contains(cl, burnArg) {
+		if cl := burnerCmdline(pid); !strings.Contains(cl, burnArg) {
 			t.Errorf("burner %d: cmdline %q, want it to contain %s", pid, cl, burnArg)
 		}
 		st, ok := readStat(pid)
@@ -145,8 +157,10 @@ func TestBurnersDieWithParent(t *testing.T) {
 		}
 	})
 	for _, pid := range pids {
-		if !strings.Contains(cmdline(pid), burnArg) {
-			t.Fatalf("burner %d: cmdline %q", pid, cmdline(pid))
+		if c := burnerCmdline(pid); !strings.Contains(c, burnArg) {
+			parent.Process.Kill()
+			parent.Wait()
+			t.Fatalf("burner %d: cmdline %q, want it to contain %s", pid, c, burnArg)
 		}
 	}
 	parent.Process.Kill()
