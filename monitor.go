@@ -114,7 +114,12 @@ func (m *monitor) handle(e marker.Event) {
 		m.goAhead.WriteString("go\n")
 	}
 	raced := false
-	if e.Kind == marker.Alive && reason == "" && m.execs {
+	switch {
+	case e.Kind == marker.Alive && gone && m.cancel.Load():
+		reason, raced = "", true
+	case e.Kind == marker.Alive && gone:
+		reason = m.diedAfterReport(e.PID)
+	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
 	}
 	m.mu.Lock()
@@ -139,6 +144,9 @@ func (m *monitor) handle(e marker.Event) {
 		if reason != "" {
 			m.failures = append(m.failures, "descendant "+reason)
 			return
+		}
+		if gone {
+			return // killed by the cancel before it could be found: nothing to follow
 		}
 		role := "descendant"
 		if m.escape {
@@ -176,7 +184,7 @@ func (m *monitor) awaitExec(id proctest.Identity, was string) (reason string, ra
 		case (err != nil || s.Zombie()) && m.cancel.Load():
 			return "", true
 		case err != nil || s.Zombie():
-			return fmt.Sprintf("pid %d exited right after its report instead of becoming /bin/sleep: /bin/sleep cannot run where the command runs", id.PID), false
+			return m.diedAfterReport(id.PID), false
 		case s.Comm != was:
 			return "", false
 		case time.Now().After(end):
@@ -184,6 +192,15 @@ func (m *monitor) awaitExec(id proctest.Identity, was string) (reason string, ra
 		}
 		time.Sleep(sleep)
 	}
+}
+
+// diedAfterReport says why a descendant that reported alive and then died
+// at once proves nothing.
+func (m *monitor) diedAfterReport(pid int) string {
+	if m.execs {
+		return fmt.Sprintf("pid %d exited right after its report instead of becoming /bin/sleep: /bin/sleep cannot run where the command runs", pid)
+	}
+	return fmt.Sprintf("pid %d exited right after its report (is its Lifetime that short?)", pid)
 }
 
 // identify turns a report into an identity in the test's PID namespace.
