@@ -20,9 +20,9 @@ type Cgroup struct {
 	Path string
 }
 
-// cgroupParent is the folder, under the cgroup v2 mount, that holds the
-// toolkit's cgroups.
-const cgroupParent = "exectest"
+// cgroupPrefix starts the name of every cgroup the toolkit makes, directly
+// under the cgroup v2 root: no parent folder to make and remove each time.
+const cgroupPrefix = "exectest-"
 
 // NewCgroup makes a cgroup v2 named name under the unified hierarchy
 // (/sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts). It fails
@@ -32,21 +32,9 @@ func NewCgroup(name string) (*Cgroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	parent := filepath.Join(root, cgroupParent)
-	c := &Cgroup{Path: filepath.Join(parent, name)}
-	// Another fixture may remove the parent, found empty, between the two
-	// mkdirs: then make it again.
-	for try := 0; ; try++ {
-		if err := os.Mkdir(parent, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("cgroup v2: %w", err)
-		}
-		err := os.Mkdir(c.Path, 0o755)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, os.ErrNotExist) || try == 3 {
-			return nil, fmt.Errorf("cgroup v2: %w", err)
-		}
+	c := &Cgroup{Path: filepath.Join(root, cgroupPrefix+name)}
+	if err := os.Mkdir(c.Path, 0o755); err != nil {
+		return nil, fmt.Errorf("cgroup v2: %w", err)
 	}
 	// Moving a process in needs write access to cgroup.procs.
 	if err := unix.Access(filepath.Join(c.Path, "cgroup.procs"), unix.W_OK); err != nil {
@@ -154,12 +142,11 @@ func (c *Cgroup) contains(pid int) bool {
 }
 
 // Remove deletes the cgroup once its members are gone (killed members take
-// a moment to leave), and the toolkit's parent folder if it is empty.
+// a moment to leave).
 func (c *Cgroup) Remove() error {
 	var err error
 	for wait := time.Millisecond; wait < time.Second; wait *= 2 {
 		if err = unix.Rmdir(c.Path); err == nil || errors.Is(err, unix.ENOENT) {
-			unix.Rmdir(filepath.Dir(c.Path)) // busy while other fixtures use it
 			return nil
 		}
 		if !errors.Is(err, unix.EBUSY) {
