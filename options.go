@@ -54,11 +54,7 @@ const DefaultProofTimeout = 10 * time.Second
 // so that run can return, and reports who held the pipe.
 func Within(bound time.Duration) Option {
 	return assertOption(func(c *assertConfig) {
-		if bound <= 0 {
-			c.errs = append(c.errs, fmt.Sprintf("exectest.Within: bound: got %v, want > 0", bound))
-			return
-		}
-		c.bound = bound
+		positive(&c.errs, "exectest.Within: bound", bound, func() { c.bound = bound })
 	})
 }
 
@@ -97,11 +93,7 @@ func CancelAfterRandom(min, max time.Duration) Option {
 // test's deadline).
 func ProofTimeout(d time.Duration) Option {
 	return assertOption(func(c *assertConfig) {
-		if d <= 0 {
-			c.errs = append(c.errs, fmt.Sprintf("exectest.ProofTimeout: got %v, want > 0", d))
-			return
-		}
-		c.proofTimeout = d
+		positive(&c.errs, "exectest.ProofTimeout", d, func() { c.proofTimeout = d })
 	})
 }
 
@@ -113,11 +105,7 @@ func ProofTimeout(d time.Duration) Option {
 // to tear a process down.
 func SettleTime(d time.Duration) Option {
 	return assertOption(func(c *assertConfig) {
-		if d <= 0 {
-			c.errs = append(c.errs, fmt.Sprintf("exectest.SettleTime: got %v, want > 0", d))
-			return
-		}
-		c.settle = d
+		positive(&c.errs, "exectest.SettleTime", d, func() { c.settle = d })
 	})
 }
 
@@ -167,11 +155,7 @@ func Escaping() DescendantOption {
 // [DefaultLifetime]). A hung check costs the bound, not this.
 func Lifetime(d time.Duration) DescendantOption {
 	return descendantOption(func(c *descendantConfig) {
-		if d <= 0 {
-			c.errs = append(c.errs, fmt.Sprintf("exectest.Lifetime: got %v, want > 0", d))
-			return
-		}
-		c.lifetime = d
+		positive(&c.errs, "exectest.Lifetime", d, func() { c.lifetime = d })
 	})
 }
 
@@ -212,4 +196,14 @@ func WaitDelay(d time.Duration) PolicyOption {
 		panic(fmt.Sprintf("exectest.WaitDelay: got %v, want > 0", d))
 	}
 	return policyOption(func(c *policyConfig) { c.waitDelay = d })
+}
+
+// positive calls set for d > 0, and otherwise records the bad input, to be
+// reported when the options are used (an Option has no testing.TB).
+func positive(errs *[]string, what string, d time.Duration, set func()) {
+	if d <= 0 {
+		*errs = append(*errs, fmt.Sprintf("%s: got %v, want > 0", what, d))
+		return
+	}
+	set()
 }
