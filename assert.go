@@ -33,8 +33,12 @@ const survivorGrace = 500 * time.Millisecond
 // runs (or as [CancelAfter] and [CancelAfterRandom] say). Past the bound
 // it reports which processes held the command's output, kills the
 // fixture's processes (those only) so that run returns, and fails.
-// After run returns, a fixture process still alive is a failure; zombies
-// count as dead.
+// After run returns, each of these is a failure: a goroutine that run
+// started, directly or through os/exec, still running; an end of the
+// command's pipes still open in the test process (see
+// [WithoutGoroutineCheck], [WithoutDescriptorCheck]); a fixture process
+// still alive (zombies count as dead). The leaks are looked for first,
+// since killing a survivor closes the pipe and hides them.
 //
 // When the descendant never proves it runs (run never ran the command,
 // the command could not start, /bin/sleep or /proc is missing where it
