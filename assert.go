@@ -99,7 +99,9 @@ func (c *check) do(run func(context.Context) error) Result {
 	early, gotEarly, why := c.waitToCancel(returned)
 	c.res.Proved = c.d.mon.snapshot().proof != nil
 	c.why = why
-	c.d.mon.cancel.Store(true)
+	// From now on a fixture process may die of the cancel: not of its own
+	// failure. A run that returned first was not cancelled.
+	c.d.mon.cancel.Store(!gotEarly)
 	if c.res.CopyGoroutines == 0 {
 		c.res.CopyGoroutines = copyGoroutines(c.scope.running())
 	}
