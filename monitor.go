@@ -296,7 +296,7 @@ func (s snapshot) String() string {
 		parts = append(parts, "fixture failure: "+f)
 	}
 	if s.exit != "" {
-		parts = append(parts, "the direct child saw the descendant exit with status "+s.exit)
+		parts = append(parts, "the fixture child saw the descendant exit with status "+s.exit)
 	}
 	return strings.Join(parts, "; ")
 }
