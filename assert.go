@@ -258,6 +258,9 @@ func (c *check) checkLeaks(s snapshot) {
 	if len(gs) > 0 {
 		err := &LeakedGoroutinesError{groups: gs, after: "run returned", wait: c.leakWait()}
 		c.res.Goroutines = err.Stacks()
+		for _, g := range gs {
+			c.res.LeakedGoroutines += g.Count
+		}
 		msgs = append(msgs, err.Error())
 	} else if !c.cfg.noGoroutines && c.res.CopyGoroutines == 0 && !c.res.Early {
 		logf(c.tb, "exectest: goroutine check: nothing to check: no os/exec copy goroutine ran when the cancel came (the command's stdio are *os.File or nil)")

@@ -26,8 +26,8 @@ func TestAssertCancelAbandoningRunner(t *testing.T) {
 				"descriptors of the test process left open",
 				"fixture processes alive after run returned",
 			)
-			if res.CopyGoroutines == 0 || len(res.Goroutines) == 0 {
-				t.Errorf("result: got CopyGoroutines %d, Goroutines %q, want both set", res.CopyGoroutines, res.Goroutines)
+			if res.CopyGoroutines == 0 || len(res.Goroutines) == 0 || res.LeakedGoroutines != 2 {
+				t.Errorf("result: got CopyGoroutines %d, Goroutines %q, LeakedGoroutines %d, want both set and 2 leaked", res.CopyGoroutines, res.Goroutines, res.LeakedGoroutines)
 			}
 		})
 	}

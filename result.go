@@ -39,8 +39,10 @@ type Result struct {
 	// came. With none, the goroutine check had nothing to check.
 	CopyGoroutines int
 	// Goroutines are the goroutines run started, directly or through
-	// os/exec, still running after run returned: one text per group.
-	Goroutines []string
+	// os/exec, still running after run returned: one text per group of
+	// identical goroutines; LeakedGoroutines counts them one by one.
+	Goroutines       []string
+	LeakedGoroutines int
 	// Descriptors are the test process's descriptors on the command's
 	// pipes still open after run returned.
 	Descriptors []proctest.FD

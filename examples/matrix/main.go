@@ -137,13 +137,8 @@ func measure(v runners.Variant, e env, bound, lifetime time.Duration, opts ...ex
 		elapsed:     res.Elapsed,
 		hung:        res.Hung,
 		survivors:   len(res.Survivors),
-		goroutines:  0,
+		goroutines:  res.LeakedGoroutines,
 		descriptors: len(res.Descriptors),
-	}
-	for _, g := range res.Goroutines {
-		var n int
-		fmt.Sscan(g, &n) // each group's text starts with its count
-		s.goroutines += n
 	}
 	if res.Hung {
 		s.survivors = fixtureHolders(res)
