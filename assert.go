@@ -103,7 +103,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	// failure. A run that returned first was not cancelled.
 	c.d.mon.cancel.Store(!gotEarly)
 	if c.res.CopyGoroutines == 0 {
-		c.res.CopyGoroutines = copyGoroutines(c.scope.running())
+		c.res.CopyGoroutines = c.scope.copyGoroutines()
 	}
 	cancel()
 	cancelled := time.Now()
@@ -158,7 +158,7 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 			// os/exec has started its goroutines by the time the child
 			// runs: count them now, while the fixture is still starting,
 			// rather than between the proof and the cancel.
-			c.res.CopyGoroutines = copyGoroutines(c.scope.running())
+			c.res.CopyGoroutines = c.scope.copyGoroutines()
 		}
 		if c.cfg.mode == cancelWhenAlive {
 			if s.proof != nil {
@@ -279,20 +279,6 @@ func (c *check) leakWait() time.Duration {
 		return c.cfg.settle
 	}
 	return DefaultLeakWait
-}
-
-// copyGoroutines counts os/exec's copy goroutines among gs.
-func copyGoroutines(gs []goroutines.Group) int {
-	n := 0
-	for _, g := range gs {
-		for _, f := range g.Frames {
-			if f.Func == "os/exec.(*Cmd).writerDescriptor.func1" || f.Func == "os/exec.(*Cmd).childStdin.func1" {
-				n += g.Count
-				break
-			}
-		}
-	}
-	return n
 }
 
 func logf(tb testing.TB, format string, args ...any) {

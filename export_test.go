@@ -2,7 +2,8 @@ package exectest
 
 import "github.com/exectest/exectest/fixtures"
 
-// VerifyTestMainCode runs verifyTestMain without exiting, for its tests.
+// VerifyTestMainCode runs verifyTestMain without exiting, for its tests,
+// with its report written to stderr.
 var VerifyTestMainCode = verifyTestMain
 
 // WithoutHermeticHook makes NewDescendant see a test binary whose TestMain
@@ -11,3 +12,7 @@ func WithoutHermeticHook() (restore func()) {
 	hermeticHooked = func() bool { return false }
 	return func() { hermeticHooked = fixtures.Hooked }
 }
+
+// CopyGoroutines counts the scope's os/exec copy goroutines as
+// AssertCancel does.
+func (s *GoroutineScope) CopyGoroutines() int { return s.copyGoroutines() }

@@ -51,6 +51,49 @@ func (s *GoroutineScope) running() []goroutines.Group {
 	return gs
 }
 
+// copySampleWait caps how long copyGoroutines waits for goroutines of the
+// scope that have not run yet.
+const copySampleWait = 100 * time.Millisecond
+
+// copyGoroutines counts os/exec's copy goroutines in the scope. A goroutine
+// that has not run yet has no frames in the profile (debug=1 prints no
+// creator), so it cannot be told apart from any other: on a loaded machine
+// the copy goroutine can stay runnable, unrun, until the cancel. Such
+// goroutines get up to copySampleWait to run first.
+func (s *GoroutineScope) copyGoroutines() int {
+	n := 0
+	poll(copySampleWait, func() bool {
+		gs := s.running()
+		n = countCopyGoroutines(gs)
+		return !unstarted(gs)
+	})
+	return n
+}
+
+// unstarted reports whether some goroutine of gs has not run yet.
+func unstarted(gs []goroutines.Group) bool {
+	for _, g := range gs {
+		if len(g.Frames) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// countCopyGoroutines counts os/exec's copy goroutines among gs.
+func countCopyGoroutines(gs []goroutines.Group) int {
+	n := 0
+	for _, g := range gs {
+		for _, f := range g.Frames {
+			if f.Func == "os/exec.(*Cmd).writerDescriptor.func1" || f.Func == "os/exec.(*Cmd).childStdin.func1" {
+				n += g.Count
+				break
+			}
+		}
+	}
+	return n
+}
+
 // Find returns a [*LeakedGoroutinesError] naming the scope's goroutines
 // still running after up to [DefaultLeakWait], looking again with a
 // capped backoff; nil once none is left.

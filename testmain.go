@@ -2,6 +2,7 @@ package exectest
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -23,12 +24,12 @@ import (
 // right under t.Parallel, as goleak's own VerifyTestMain is.
 func VerifyTestMain(m *testing.M) {
 	fixtures.Dispatch()
-	os.Exit(verifyTestMain(m))
+	os.Exit(verifyTestMain(m, os.Stderr))
 }
 
-func verifyTestMain(m interface{ Run() int }) int {
+func verifyTestMain(m interface{ Run() int }, stderr io.Writer) int {
 	if err := proctest.EnableSubreaper(); err != nil {
-		fmt.Fprintf(os.Stderr, "exectest: no child subreaper (%v): escaped orphans go unseen\n", err)
+		fmt.Fprintf(stderr, "exectest: no child subreaper (%v): escaped orphans go unseen\n", err)
 	}
 	goBase, procBase := goleak.IgnoreCurrent(), proctest.IgnoreCurrent()
 	code := m.Run()
@@ -38,11 +39,11 @@ func verifyTestMain(m interface{ Run() int }) int {
 	if err := goleak.Find(goBase); err != nil {
 		// goleak v1.3.0 lists one "[Goroutine N in state ...]" per leak.
 		n := strings.Count(err.Error(), "Goroutine ")
-		fmt.Fprintf(os.Stderr, "exectest: goroutines left running after a passing run: got %d, want 0 (found by goleak):\n%v\n", n, err)
+		fmt.Fprintf(stderr, "exectest: goroutines left running after a passing run: got %d, want 0 (found by goleak):\n%v\n", n, err)
 		code = 1
 	}
 	if err := proctest.Find(procBase); err != nil {
-		fmt.Fprintf(os.Stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", err)
+		fmt.Fprintf(stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", err)
 		code = 1
 	}
 	return code
