@@ -20,6 +20,7 @@ import (
 // establish: which processes are the fixture's, and whether the descendant
 // has proved it runs.
 type monitor struct {
+	path    string // the FIFO the fixture reports to, and holds open
 	token   string
 	escape  bool
 	execs   bool        // the descendant execs its final program after its report
@@ -68,7 +69,7 @@ func startMonitor(path, goPath, token string, escape, execs bool, tracker *proct
 		f.Close()
 		return nil, err
 	}
-	m := &monitor{token: token, escape: escape, execs: execs, f: f, goAhead: g, tracker: tracker,
+	m := &monitor{path: path, token: token, escape: escape, execs: execs, f: f, goAhead: g, tracker: tracker,
 		done: make(chan struct{}), changed: make(chan struct{}), alive: make(chan struct{}),
 		pipes: map[string]string{}}
 	go m.read()
@@ -101,7 +102,7 @@ func (m *monitor) handle(e marker.Event) {
 	)
 	started := e.Kind == marker.Started || e.Kind == marker.Running
 	if started || e.Kind == marker.Alive {
-		st, id, reason, gone = identify(e)
+		st, id, reason, gone = identify(e, m.path)
 	}
 	var adoptErr error
 	var pipes map[string]string
@@ -203,9 +204,10 @@ func (m *monitor) diedAfterReport(pid int) string {
 	return fmt.Sprintf("pid %d exited right after its report (is its Lifetime that short?)", pid)
 }
 
-// identify turns a report into an identity in the test's PID namespace.
+// identify turns a report into an identity in the test's PID namespace:
+// the process that fits the report and holds the fixture's FIFO open.
 // gone says the process exited before it could be found.
-func identify(e marker.Event) (st proctest.Stat, id proctest.Identity, reason string, gone bool) {
+func identify(e marker.Event, fifo string) (st proctest.Stat, id proctest.Identity, reason string, gone bool) {
 	if e.Stat == "" {
 		return st, id, fmt.Sprintf("pid %d could not read /proc/self/stat: mount /proc where the command runs", e.PID), false
 	}
@@ -213,7 +215,7 @@ func identify(e marker.Event) (st proctest.Stat, id proctest.Identity, reason st
 	if err != nil {
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), false
 	}
-	id, err = proctest.Resolve(st.PID, st.Start)
+	id, err = proctest.ResolveHolding(st.PID, st.Start, fifo)
 	if err != nil {
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proctest.ErrGone)
 	}

@@ -2,26 +2,22 @@ package exectest_test
 
 import (
 	"context"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/bwraptest"
+	"github.com/exectest/exectest/proctest"
 )
 
 // needBwrap skips unless bubblewrap runs here, or fails under
 // EXECTEST_STRICT=1: CI installs it so that these cases run.
 func needBwrap(t *testing.T) {
 	t.Helper()
-	err := exec.Command("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "/bin/true").Run()
-	if err == nil {
-		return
-	}
-	if os.Getenv(exectest.StrictEnv) == "1" {
-		t.Fatalf("bubblewrap: got %v, want a working bwrap (apt-get install bubblewrap)", err)
-	}
-	t.Skipf("bubblewrap: got %v, want a working bwrap (apt-get install bubblewrap; %s=1 fails instead)", err, exectest.StrictEnv)
+	bwraptest.Need(t)
 }
 
 // sandboxed runs argv inside bwrap with the given flags, through r.
@@ -33,9 +29,9 @@ func sandboxed(flags []string, r runner) runner {
 
 var (
 	// sharedPID shares the host's PID namespace: the bug shows.
-	sharedPID = []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
+	sharedPID = bwraptest.SharedPID
 	// unsharedPID kills the sandbox's whole PID namespace with bwrap: the bug hides.
-	unsharedPID = append(append([]string(nil), sharedPID...), "--unshare-pid", "--die-with-parent")
+	unsharedPID = bwraptest.UnsharedPID
 	// noSleep is a root where /bin/sh runs but /bin/sleep does not exist.
 	noSleep = []string{"--ro-bind", "/", "/", "--tmpfs", "/usr/bin", "--tmpfs", "/bin", "--ro-bind", "/usr/bin/dash", "/bin/sh", "--dev", "/dev", "--proc", "/proc"}
 	// noDev is a root with an empty /dev.
@@ -92,3 +88,35 @@ func TestAssertCancelSandbox(t *testing.T) {
 }
 
 func both(v string) map[string]string { return map[string]string{"shell": v, "hermetic": v} }
+
+// Identical sandboxes with PID namespaces of their own, started together,
+// report the same pids and start times. Each check must follow its own
+// fixture: CI once saw a check take another sandbox's descendant for its
+// own, and skip when that one died.
+func TestParallelSandboxesKeepTheirOwnFixtures(t *testing.T) {
+	needBwrap(t)
+	var mu sync.Mutex
+	claimed := map[proctest.Identity]string{}
+	for _, sh := range shapes {
+		for i := range 6 {
+			t.Run(fmt.Sprintf("%s/%d", sh.name, i), func(t *testing.T) {
+				t.Parallel()
+				var res exectest.Result
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, sh.opts...)
+					res = exectest.AssertCancel(tb, d, sandboxed(unsharedPID, fixed)(d.Argv()))
+				})
+				f.wantVerdict(t, "pass")
+				if !res.Proved {
+					t.Fatalf("Result.Proved: got false, want the descendant proved alive")
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if other, ok := claimed[res.Descendant]; ok {
+					t.Errorf("descendant %v: got claimed by this check and by %s, want each check's own", res.Descendant, other)
+				}
+				claimed[res.Descendant] = t.Name()
+			})
+		}
+	}
+}

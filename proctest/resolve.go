@@ -5,28 +5,58 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // ErrGone says that a process has exited, or was never seen, in /proc.
 var ErrGone = errors.New("no such process in /proc (exited already?)")
 
+// ErrAmbiguous says that more than one process fits a report: sandboxes
+// with PID namespaces of their own number their processes alike, and
+// start times tick only every 10 ms, so two sandboxes started together
+// hold processes that look the same from inside.
+var ErrAmbiguous = errors.New("more than one process fits")
+
 // Resolve finds, in the test's PID namespace, the process that calls itself
 // innerPID in its own namespace and started at start (a process inside a
 // sandbox with its own PID namespace reports pids the test cannot use).
+// Where several fit, it returns [ErrAmbiguous] rather than guess: use
+// [ResolveHolding] where the reporter can hold a file open.
 //
 // The common case, a process in the test's own namespace, costs one read.
 // Otherwise it reads /proc/*/stat once, comparing start times before
 // anything else.
 func Resolve(innerPID int, start uint64) (Identity, error) {
+	return resolve(innerPID, start, "")
+}
+
+// ResolveHolding is [Resolve] for a reporter that holds file open (any
+// descriptor, whatever its mode) for as long as it runs. A process in
+// another PID namespace counts only if it holds file: that tells apart
+// identical sandboxes started in the same clock tick, each reporting
+// through a file of its own.
+func ResolveHolding(innerPID int, start uint64, file string) (Identity, error) {
+	return resolve(innerPID, start, file)
+}
+
+func resolve(innerPID int, start uint64, file string) (Identity, error) {
 	if s, err := ReadStat(innerPID); err == nil && s.Start == start {
-		if ns, err := NSpid(innerPID); err == nil && len(ns) > 0 && ns[len(ns)-1] == innerPID {
+		if ns, err := NSpid(innerPID); err == nil && len(ns) == 1 {
 			return Identity{PID: innerPID, Start: start}, nil
+		}
+	}
+	var want unix.Stat_t
+	if file != "" {
+		if err := unix.Stat(file, &want); err != nil {
+			return Identity{}, fmt.Errorf("proctest: resolve pid %d: %w", innerPID, err)
 		}
 	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return Identity{}, fmt.Errorf("proctest: resolve pid %d: %w", innerPID, err)
 	}
+	var found []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -36,9 +66,39 @@ func Resolve(innerPID int, start uint64) (Identity, error) {
 		if err != nil || s.Start != start {
 			continue
 		}
-		if ns, err := NSpid(pid); err == nil && len(ns) > 0 && ns[len(ns)-1] == innerPID {
-			return Identity{PID: pid, Start: start}, nil
+		ns, err := NSpid(pid)
+		if err != nil || len(ns) == 0 || ns[len(ns)-1] != innerPID {
+			continue
 		}
+		if file != "" && !holds(pid, want.Dev, want.Ino) {
+			continue
+		}
+		found = append(found, pid)
+	}
+	switch {
+	case len(found) == 1:
+		return Identity{PID: found[0], Start: start}, nil
+	case len(found) > 1:
+		return Identity{}, fmt.Errorf("proctest: resolve pid %d (start %d): pids %v: %w", innerPID, start, found, ErrAmbiguous)
+	}
+	if file != "" {
+		return Identity{}, fmt.Errorf("proctest: resolve pid %d (start %d) holding %s: %w", innerPID, start, file, ErrGone)
 	}
 	return Identity{}, fmt.Errorf("proctest: resolve pid %d (start %d): %w", innerPID, start, ErrGone)
+}
+
+// holds reports whether pid has a descriptor open on the file dev/ino.
+func holds(pid int, dev, ino uint64) bool {
+	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		var st unix.Stat_t
+		if unix.Stat(dir+"/"+e.Name(), &st) == nil && st.Dev == dev && st.Ino == ino {
+			return true
+		}
+	}
+	return false
 }

@@ -63,14 +63,26 @@ func Parse(token, line string) (e Event, ok bool) {
 	return e, true
 }
 
-// Write sends one line to the FIFO at path without ever blocking: with no
-// reader left (the test has ended) the line is dropped.
-func Write(path, token, kind, payload string) error {
-	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+// A Writer reports to the FIFO through one descriptor held for the
+// process's whole life: the test finds the reporter by it (see package
+// fixtures).
+type Writer struct {
+	fd    int
+	token string
+}
+
+// Open opens the FIFO at path read-write, so that neither the open nor a
+// write ever waits for a reader, and keeps it open.
+func Open(path, token string) (*Writer, error) {
+	fd, err := unix.Open(path, unix.O_RDWR|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer unix.Close(fd)
-	_, err = unix.Write(fd, []byte(Line(token, kind, payload)))
+	return &Writer{fd: fd, token: token}, nil
+}
+
+// Write sends one line; with the FIFO full (no reader left) it is dropped.
+func (w *Writer) Write(kind, payload string) error {
+	_, err := unix.Write(w.fd, []byte(Line(w.token, kind, payload)))
 	return err
 }

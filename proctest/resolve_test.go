@@ -1,0 +1,123 @@
+package proctest_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/exectest/exectest/internal/bwraptest"
+	"github.com/exectest/exectest/proctest"
+)
+
+// sandboxedShell is a shell in a PID namespace of its own that holds file
+// open, prints its /proc/self/stat and becomes a sleep.
+type sandboxedShell struct {
+	cmd  *exec.Cmd
+	file string
+	stat proctest.Stat
+	err  error
+}
+
+func startSandboxedShells(t *testing.T, n int) []*sandboxedShell {
+	t.Helper()
+	dir := t.TempDir()
+	shells := make([]*sandboxedShell, n)
+	var wg sync.WaitGroup
+	for i := range shells {
+		s := &sandboxedShell{file: filepath.Join(dir, fmt.Sprint(i))}
+		shells[i] = s
+		if err := os.WriteFile(s.file, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		script := `exec 9<"$0"; read -r st </proc/self/stat; echo "$st"; exec /bin/sleep 20`
+		s.cmd = exec.Command("bwrap", append(bwraptest.UnsharedPID, "/bin/sh", "-c", script, s.file)...)
+		out, err := s.cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Together, so that several start in the same clock tick.
+		wg.Go(func() {
+			if s.err = s.cmd.Start(); s.err != nil {
+				return
+			}
+			line, err := bufio.NewReader(out).ReadString('\n')
+			if err != nil {
+				s.err = fmt.Errorf("sandboxed shell's stat line: %w", err)
+				return
+			}
+			s.stat, s.err = proctest.ParseStat(line)
+		})
+	}
+	wg.Wait()
+	t.Cleanup(func() {
+		for _, s := range shells {
+			if s.cmd.Process != nil {
+				s.cmd.Process.Kill()
+				s.cmd.Wait()
+			}
+		}
+	})
+	for _, s := range shells {
+		if s.err != nil {
+			t.Fatal(s.err)
+		}
+	}
+	return shells
+}
+
+// descends reports whether pid is ancestor or one of its descendants.
+func descends(pid, ancestor int) bool {
+	for pid > 1 {
+		if pid == ancestor {
+			return true
+		}
+		s, err := proctest.ReadStat(pid)
+		if err != nil {
+			return false
+		}
+		pid = s.PPID
+	}
+	return false
+}
+
+// Sandboxes with PID namespaces of their own number their processes alike,
+// and start times tick every 10 ms: started together, their shells report
+// the same pid and start time. Each must resolve to its own process, or
+// (without a file to tell them apart) to none; never to another's.
+func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
+	t.Parallel()
+	bwraptest.Need(t)
+	collisions := 0
+	for round := 0; round < 5 && collisions == 0; round++ {
+		shells := startSandboxedShells(t, 6)
+		seen := map[[2]uint64]int{}
+		for _, s := range shells {
+			seen[[2]uint64{uint64(s.stat.PID), s.stat.Start}]++
+		}
+		for _, s := range shells {
+			if seen[[2]uint64{uint64(s.stat.PID), s.stat.Start}] > 1 {
+				collisions++
+			}
+			id, err := proctest.ResolveHolding(s.stat.PID, s.stat.Start, s.file)
+			if err != nil || !descends(id.PID, s.cmd.Process.Pid) {
+				t.Errorf("ResolveHolding(%d, %d, its file) for the sandbox of bwrap pid %d: got pid %d, %v, want a process of that sandbox", s.stat.PID, s.stat.Start, s.cmd.Process.Pid, id.PID, err)
+			}
+			id, err = proctest.Resolve(s.stat.PID, s.stat.Start)
+			if err == nil && !descends(id.PID, s.cmd.Process.Pid) {
+				t.Errorf("Resolve(%d, %d) for the sandbox of bwrap pid %d: got pid %d of another sandbox, want it or ErrAmbiguous", s.stat.PID, s.stat.Start, s.cmd.Process.Pid, id.PID)
+			}
+			if err != nil && !errors.Is(err, proctest.ErrAmbiguous) {
+				t.Errorf("Resolve(%d, %d): got %v, want a pid or ErrAmbiguous", s.stat.PID, s.stat.Start, err)
+			}
+		}
+	}
+	if collisions == 0 {
+		t.Skip("no two sandboxes started in the same clock tick in 5 rounds: the case under test did not occur")
+	}
+	t.Logf("%d sandboxed shells shared their pid and start time with another", collisions)
+}
