@@ -20,19 +20,43 @@ type Cgroup struct {
 	Path string
 }
 
-// cgroupPrefix starts the name of every cgroup the toolkit makes, directly
-// under the cgroup v2 root: no parent folder to make and remove each time.
+// cgroupPrefix starts the name of every cgroup the toolkit makes: no
+// parent folder to make and remove each time.
 const cgroupPrefix = "exectest-"
 
-// NewCgroup makes a cgroup v2 named name under the unified hierarchy
-// (/sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts). It fails
-// without the right to do so (not root, no delegation): callers fall back.
+// NewCgroup makes a cgroup v2 named name: directly under the root of the
+// unified hierarchy (/sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid
+// hosts) where it may, as root may; otherwise under the test process's own
+// cgroup, where that one is delegated to the user running the test
+// (systemd's Delegate=yes, a container's own cgroup). It fails without
+// either right: callers fall back.
 func NewCgroup(name string) (*Cgroup, error) {
 	root, err := cgroup2Mount()
 	if err != nil {
 		return nil, err
 	}
-	c := &Cgroup{Path: filepath.Join(root, cgroupPrefix+name)}
+	c, rootErr := makeCgroup(filepath.Join(root, cgroupPrefix+name))
+	if rootErr == nil {
+		return c, nil
+	}
+	own, err := ownCgroup(root)
+	if err != nil {
+		return nil, fmt.Errorf("%w; the test's own cgroup: %w", rootErr, err)
+	}
+	if own == root {
+		return nil, rootErr
+	}
+	c, ownErr := makeCgroup(filepath.Join(own, cgroupPrefix+name))
+	if ownErr != nil {
+		return nil, fmt.Errorf("%w; not delegated either: %w", rootErr, ownErr)
+	}
+	return c, nil
+}
+
+// makeCgroup makes the cgroup at path, and checks that a process can be
+// moved in.
+func makeCgroup(path string) (*Cgroup, error) {
+	c := &Cgroup{Path: path}
 	if err := os.Mkdir(c.Path, 0o755); err != nil {
 		return nil, fmt.Errorf("cgroup v2: %w", err)
 	}
@@ -42,6 +66,20 @@ func NewCgroup(name string) (*Cgroup, error) {
 		return nil, fmt.Errorf("cgroup v2: %s/cgroup.procs: %w", c.Path, err)
 	}
 	return c, nil
+}
+
+// ownCgroup is the folder of the test process's cgroup v2.
+func ownCgroup(root string) (string, error) {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", fmt.Errorf("cgroup v2: %w", err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "0::"); ok {
+			return filepath.Join(root, filepath.Clean("/"+rel)), nil
+		}
+	}
+	return "", errors.New("cgroup v2: no 0:: line in /proc/self/cgroup")
 }
 
 // cgroup2Mount finds where the unified hierarchy is mounted.

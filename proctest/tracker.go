@@ -15,7 +15,8 @@ import (
 // [NewTracker] picks the strongest mechanism the host allows and
 // [Tracker.Mechanism] says which one it got:
 //
-//   - a cgroup v2 per fixture: every process forked after [Tracker.Adopt]
+//   - a cgroup v2 per fixture (see [NewCgroup]: as root, or in a cgroup
+//     delegated to the user): every process forked after [Tracker.Adopt]
 //     is a member whatever it does, and cgroup.kill kills them all;
 //   - without cgroup rights, the test process as child subreaper: orphans
 //     come back to it, and the fixture's tree is walked from the processes
