@@ -44,14 +44,17 @@ func NewCgroup(name string) (*Cgroup, error) {
 		return nil, fmt.Errorf("%w; the test's own cgroup: %w", rootErr, err)
 	}
 	if own == root {
-		return nil, rootErr
+		return nil, fmt.Errorf("%w; the test's own cgroup is the root: none is delegated (%s)", rootErr, delegateHint)
 	}
 	c, ownErr := makeCgroup(filepath.Join(own, cgroupPrefix+name))
 	if ownErr != nil {
-		return nil, fmt.Errorf("%w; not delegated either: %w", rootErr, ownErr)
+		return nil, fmt.Errorf("%w; not delegated either: %w (%s)", rootErr, ownErr, delegateHint)
 	}
 	return c, nil
 }
+
+// delegateHint says how to get a cgroup per fixture without root.
+const delegateHint = "for a cgroup per fixture without root, run the tests in a delegated cgroup: systemd-run --user --scope -p Delegate=yes go test ..."
 
 // makeCgroup makes the cgroup at path, and checks that a process can be
 // moved in.
