@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -148,12 +149,32 @@ func (d *Descendant) Script() string {
 			}
 		}
 		path := filepath.Join(d.dir, "exectest-"+d.spec.Token)
-		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+		if err := writeExecutable(path, []byte(body)); err != nil {
 			d.tb.Fatalf("exectest: Script: %v (TMPDIR must be writable, and allow executables)", err)
 		}
 		d.script = path
 	})
 	return d.script
+}
+
+// writeExecutable writes an executable file that a fork elsewhere in the
+// process cannot leave open for writing: a child forked while the
+// descriptor is open keeps it until its exec, and exec of the file then
+// fails with "text file busy" (go.dev/issue/22315). Forks take
+// [syscall.ForkLock] for writing, so holding it for reading keeps them
+// out until the descriptor is closed.
+func writeExecutable(path string, body []byte) error {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(body)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Token is the unique string in the fixture's command lines.

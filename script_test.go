@@ -1,0 +1,48 @@
+package exectest_test
+
+import (
+	"errors"
+	"os/exec"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/exectest/exectest"
+)
+
+// Script's file must be runnable at once even while other goroutines fork:
+// a child forked while the file is open for writing keeps it so until its
+// exec, and running the file fails with "text file busy" meanwhile
+// (go.dev/issue/22315). flakehunt once caught it under load.
+func TestScriptRunsWhileOtherGoroutinesFork(t *testing.T) {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				exec.Command("/bin/true").Run()
+			}
+		})
+	}
+	defer wg.Wait()
+	defer close(stop)
+	for range 100 {
+		f := runFake(t, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			cmd := exec.Command(d.Script())
+			if err := cmd.Start(); err != nil {
+				tb.Fatalf("start of Script(): %v (text file busy: %v)", err, errors.Is(err, syscall.ETXTBSY))
+			}
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+		if f.Failed() {
+			t.Fatalf("Script() beside forking goroutines:%s", f.report())
+		}
+	}
+}
