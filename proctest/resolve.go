@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,25 +33,23 @@ func Resolve(innerPID int, start uint64) (Identity, error) {
 }
 
 // ResolveHolding is [Resolve] for a reporter that holds file open (any
-// descriptor, whatever its mode) for as long as it runs. A process in
-// another PID namespace counts only if it holds file: that tells apart
-// identical sandboxes started in the same clock tick, each reporting
-// through a file of its own.
+// descriptor, whatever its mode) for as long as it runs. A process counts
+// only if it holds file: that tells apart identical sandboxes started in
+// the same clock tick, each reporting through a file of its own.
 func ResolveHolding(innerPID int, start uint64, file string) (Identity, error) {
 	return resolve(innerPID, start, file)
 }
 
 func resolve(innerPID int, start uint64, file string) (Identity, error) {
-	if s, err := ReadStat(innerPID); err == nil && s.Start == start {
-		if ns, err := NSpid(innerPID); err == nil && len(ns) == 1 {
-			return Identity{PID: innerPID, Start: start}, nil
-		}
-	}
 	var want unix.Stat_t
 	if file != "" {
 		if err := unix.Stat(file, &want); err != nil {
 			return Identity{}, fmt.Errorf("proctest: resolve pid %d: %w", innerPID, err)
 		}
+	}
+	if s, err := ReadStat(innerPID); err == nil && s.Start == start && inOwnNamespace(innerPID) &&
+		(file == "" || holds(innerPID, want.Dev, want.Ino)) {
+		return Identity{PID: innerPID, Start: start}, nil
 	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -85,6 +84,25 @@ func resolve(innerPID int, start uint64, file string) (Identity, error) {
 		return Identity{}, fmt.Errorf("proctest: resolve pid %d (start %d) holding %s: %w", innerPID, start, file, ErrGone)
 	}
 	return Identity{}, fmt.Errorf("proctest: resolve pid %d (start %d): %w", innerPID, start, ErrGone)
+}
+
+// ownPIDNamespace names the test process's PID namespace, "" if unknown.
+var ownPIDNamespace = sync.OnceValue(func() string {
+	l, _ := os.Readlink("/proc/self/ns/pid")
+	return l
+})
+
+// inOwnNamespace reports whether pid lives in the test's PID namespace:
+// one readlink where the namespace can be read (not for another user's
+// process), the NSpid line of its status otherwise.
+func inOwnNamespace(pid int) bool {
+	if own := ownPIDNamespace(); own != "" {
+		if l, err := os.Readlink(procPath(pid, "ns/pid")); err == nil {
+			return l == own
+		}
+	}
+	ns, err := NSpid(pid)
+	return err == nil && len(ns) == 1
 }
 
 // holds reports whether pid has a descriptor open on the file dev/ino.

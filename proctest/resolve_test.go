@@ -121,3 +121,32 @@ func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
 	}
 	t.Logf("%d sandboxed shells shared their pid and start time with another", collisions)
 }
+
+// In the test's own namespace too, a process counts only if it holds the
+// file.
+func TestResolveHoldingSameNamespace(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "held")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	holder := exec.Command("/bin/sleep", "20")
+	holder.ExtraFiles = []*os.File{f}
+	if err := holder.Start(); err != nil {
+		t.Skipf("start /bin/sleep: %v", err)
+	}
+	t.Cleanup(func() { holder.Process.Kill(); holder.Wait() })
+	_, other := startSleep(t)
+	id, err := proctest.Identify(holder.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := proctest.ResolveHolding(id.PID, id.Start, file); err != nil || got != id {
+		t.Errorf("ResolveHolding of a process holding the file: got %v, %v, want %v", got, err, id)
+	}
+	if got, err := proctest.ResolveHolding(other.PID, other.Start, file); !errors.Is(err, proctest.ErrGone) {
+		t.Errorf("ResolveHolding of a process not holding the file: got %v, %v, want ErrGone", got, err)
+	}
+}
