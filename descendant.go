@@ -116,6 +116,12 @@ func (d *Descendant) prepare() error {
 	}
 	d.tracker = proctest.NewTracker(d.spec.Token)
 	d.spec.Cgroup = d.tracker.CgroupProcs()
+	// Every fixture process holds the marker FIFO (see package fixtures):
+	// without a cgroup, that finds the orphans that never reported.
+	if err := d.tracker.FollowHolders(d.spec.Marker); err != nil {
+		d.tracker.Close()
+		return err
+	}
 	if d.hermetic {
 		d.argv, err = fixtures.HermeticArgv(d.spec)
 	} else {

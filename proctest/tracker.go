@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // A Tracker follows every process of one fixture, so that none escapes
@@ -31,15 +33,24 @@ type Tracker struct {
 	mu    sync.Mutex
 	roots []Identity       // adopted processes: the fixture's first ones
 	seen  map[int]Identity // every member ever seen, for the reaping
+	// found are members found only because they hold the fixture's file:
+	// children of the test process, maybe os/exec's, so never reaped here.
+	found map[int]bool
+
+	held *unix.Stat_t // the file every fixture process holds, if any
 }
 
 var subreaper = sync.OnceValue(func() error { return EnableSubreaper() })
 
 // NewTracker makes a tracker for the fixture called name.
 func NewTracker(name string) *Tracker {
-	t := &Tracker{seen: map[int]Identity{}}
+	return newTracker(name, NewCgroup)
+}
+
+func newTracker(name string, newCgroup func(string) (*Cgroup, error)) *Tracker {
+	t := &Tracker{seen: map[int]Identity{}, found: map[int]bool{}}
 	srErr := subreaper()
-	cg, cgErr := NewCgroup(name)
+	cg, cgErr := newCgroup(name)
 	switch {
 	case cgErr == nil:
 		t.cgroup = cg
@@ -80,13 +91,64 @@ func (t *Tracker) Adopt(id Identity) error {
 	return nil
 }
 
+// FollowHolders makes the tracker count, without a cgroup, every child of
+// the test process that holds file open as a member, with its tree: an
+// orphan of the fixture that never reported (its parent was killed after
+// it forked, before it could report) comes back to the test process, the
+// child subreaper, and is found by the file it inherited. Such members are
+// killed with the others but never reaped here: a child of the test
+// process may be os/exec's to wait for.
+func (t *Tracker) FollowHolders(file string) error {
+	var st unix.Stat_t
+	if err := unix.Stat(file, &st); err != nil {
+		return fmt.Errorf("proctest: follow holders of %s: %w", file, err)
+	}
+	t.mu.Lock()
+	t.held = &st
+	t.mu.Unlock()
+	return nil
+}
+
+// holders lists the test process's children that hold the followed file.
+func (t *Tracker) holders() []Identity {
+	t.mu.Lock()
+	held := t.held
+	t.mu.Unlock()
+	if held == nil || t.cgroup != nil {
+		return nil
+	}
+	var out []Identity
+	for _, pid := range Children(os.Getpid()) {
+		if !holds(pid, held.Dev, held.Ino) {
+			continue
+		}
+		// Identified after the look: a pid reused since is a new start
+		// time, and holds nothing of ours.
+		if id, err := Identify(pid); err == nil && holds(pid, held.Dev, held.Ino) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // Members lists the live processes of the fixture: the cgroup's members,
-// the processes in known (reported by the fixture itself) and the trees
-// below both. Its cost is the fixture's size, not the machine's.
+// the processes in known (reported by the fixture itself), the test
+// process's children that hold the followed file (see
+// [Tracker.FollowHolders]) and the trees below them all. Its cost is the
+// fixture's size and the test process's children, not the machine's.
 func (t *Tracker) Members(known []Identity) []Identity {
 	t.mu.Lock()
 	seeds := append(append([]Identity(nil), t.roots...), known...)
 	t.mu.Unlock()
+	found := t.holders()
+	if len(found) > 0 {
+		t.mu.Lock()
+		for _, id := range found {
+			t.found[id.PID] = true
+		}
+		t.mu.Unlock()
+		seeds = append(seeds, found...)
+	}
 	if t.cgroup != nil {
 		if pids, err := t.cgroup.PIDs(); err == nil {
 			for _, pid := range pids {
@@ -154,10 +216,23 @@ func (t *Tracker) ReapOrphans(known []Identity, spare func(Identity) bool) {
 		ids = append(ids, id)
 	}
 	t.mu.Unlock()
-	for _, id := range ids {
-		if !spare(id) {
-			Reap(id)
+	known = append([]Identity(nil), known...)
+	isKnown := func(id Identity) bool {
+		for _, k := range known {
+			if k == id {
+				return true
+			}
 		}
+		return false
+	}
+	for _, id := range ids {
+		t.mu.Lock()
+		found := t.found[id.PID]
+		t.mu.Unlock()
+		if spare(id) || (found && !isKnown(id)) {
+			continue
+		}
+		Reap(id)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,71 @@ func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
 		if m.PID == bystander.Process.Pid {
 			t.Errorf("members: got the bystander pid %d, want only the reported tree", m.PID)
 		}
+	}
+}
+
+// Without a cgroup, a fixture process whose parent died before it could
+// report comes back to the test process, the child subreaper, and is
+// found by the file it holds: a member, killed with the others, and left
+// unreaped (a child of the test process may be os/exec's to wait for). A
+// child that holds nothing of the fixture's is never a member.
+func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
+	if err := proctest.EnableSubreaper(); err != nil {
+		t.Skipf("no child subreaper: %v", err)
+	}
+	dir := t.TempDir()
+	held := dir + "/held"
+	if err := os.WriteFile(held, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(dir + "/out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	bystander := exec.Command("/bin/sleep", "31")
+	if err := bystander.Start(); err != nil {
+		t.Skipf("start /bin/sleep: %v", err)
+	}
+	t.Cleanup(func() { bystander.Process.Kill(); bystander.Wait() })
+
+	// The parent leaves the sleep behind and exits at once.
+	parent := exec.Command("/bin/sh", "-c", `exec 9<"$0"; /bin/sleep 32 & echo $!`, held)
+	parent.Stdout = out
+	if err := parent.Run(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(dir + "/out")
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("orphan's pid: %v", err)
+	}
+	orphan, err := proctest.Identify(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { orphan.Kill(); proctest.Reap(orphan) })
+
+	tr := proctest.NewTrackerWithoutCgroup(fmt.Sprintf("test-%d", os.Getpid()))
+	defer tr.Close()
+	if err := tr.FollowHolders(held); err != nil {
+		t.Fatal(err)
+	}
+	members := tr.Members(nil)
+	if len(members) != 1 || members[0] != orphan {
+		t.Fatalf("members with an unreported orphan holding the file: got %v, want [%v]", members, orphan)
+	}
+	if n, err := tr.KillAll(nil); n != 1 || err != nil {
+		t.Errorf("KillAll: got %d killed, %v, want the orphan killed", n, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); orphan.Alive() && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	tr.ReapOrphans(nil, func(proctest.Identity) bool { return false })
+	if s, err := orphan.Stat(); err != nil || !s.Zombie() {
+		t.Errorf("orphan after KillAll and ReapOrphans: got %+v, %v, want a zombie left for its owner to reap", s, err)
+	}
+	if id, err := proctest.Identify(bystander.Process.Pid); err != nil || !id.Alive() {
+		t.Errorf("bystander child holding nothing of the fixture's: got dead (%v), want alive", err)
 	}
 }
