@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -105,7 +106,12 @@ func inOwnNamespace(pid int) bool {
 	return err == nil && len(ns) == 1
 }
 
-// holds reports whether pid has a descriptor open on the file dev/ino.
+// holds reports whether pid has the file dev/ino open through a
+// descriptor that survives exec, as an inherited one does. A descriptor
+// that closes on exec is not the fixture's: between fork and exec, a child
+// the test process is starting has copies of all the test process's
+// descriptors, the monitor's FIFO among them, and must not be taken for a
+// fixture process.
 func holds(pid int, dev, ino uint64) bool {
 	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
 	entries, err := os.ReadDir(dir)
@@ -114,9 +120,25 @@ func holds(pid int, dev, ino uint64) bool {
 	}
 	for _, e := range entries {
 		var st unix.Stat_t
-		if unix.Stat(dir+"/"+e.Name(), &st) == nil && st.Dev == dev && st.Ino == ino {
+		if unix.Stat(dir+"/"+e.Name(), &st) == nil && st.Dev == dev && st.Ino == ino && !closeOnExec(pid, e.Name()) {
 			return true
 		}
 	}
 	return false
+}
+
+// closeOnExec reports whether descriptor fd of pid closes on exec, from
+// the octal flags line of its fdinfo; unreadable counts as yes.
+func closeOnExec(pid int, fd string) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + fd)
+	if err != nil {
+		return true
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "flags:"); ok {
+			flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
+			return err != nil || flags&unix.O_CLOEXEC != 0
+		}
+	}
+	return true
 }

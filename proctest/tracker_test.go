@@ -178,3 +178,52 @@ func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
 		t.Errorf("bystander child holding nothing of the fixture's: got dead (%v), want alive", err)
 	}
 }
+
+// A child of the test process that holds the fixture's FIFO through a
+// close-on-exec descriptor is the test process's own fork on its way to
+// exec (another test's command), not a fixture process: never a member.
+// Under load the suite once saw such a child killed as an orphan.
+func TestTrackerIgnoresCloseOnExecHolders(t *testing.T) {
+	held := t.TempDir() + "/held"
+	if err := os.WriteFile(held, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := exec.Command(exe)
+	helper.Env = append(os.Environ(), holdEnv+"="+held)
+	out, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { helper.Process.Kill(); helper.Wait() })
+	if err := waitForLine(out, "holding"); err != nil {
+		t.Fatalf("helper: %v", err)
+	}
+	tr := proctest.NewTrackerWithoutCgroup(fmt.Sprintf("test-%d", os.Getpid()))
+	defer tr.Close()
+	if err := tr.FollowHolders(held); err != nil {
+		t.Fatal(err)
+	}
+	if members := tr.Members(nil); len(members) != 0 {
+		t.Errorf("members with a child holding the file close-on-exec: got %v, want none", members)
+	}
+}
+
+func waitForLine(r io.Reader, want string) error {
+	b := make([]byte, 0, 256)
+	buf := make([]byte, 256)
+	for !strings.Contains(string(b), want) {
+		n, err := r.Read(buf)
+		if err != nil {
+			return fmt.Errorf("got %q then %v, want %q", b, err, want)
+		}
+		b = append(b, buf[:n]...)
+	}
+	return nil
+}

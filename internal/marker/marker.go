@@ -72,9 +72,12 @@ type Writer struct {
 }
 
 // Open opens the FIFO at path read-write, so that neither the open nor a
-// write ever waits for a reader, and keeps it open.
+// write ever waits for a reader, and keeps it open. The descriptor does
+// not close on exec, as the shell fixture's inherited one does not: the
+// test counts only such descriptors (a child it is still starting holds
+// close-on-exec copies of its own).
 func Open(path, token string) (*Writer, error) {
-	fd, err := unix.Open(path, unix.O_RDWR|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open(path, unix.O_RDWR|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
