@@ -33,10 +33,11 @@ func Resolve(innerPID int, start uint64) (Identity, error) {
 	return resolve(innerPID, start, "")
 }
 
-// ResolveHolding is [Resolve] for a reporter that holds file open (any
-// descriptor, whatever its mode) for as long as it runs. A process counts
-// only if it holds file: that tells apart identical sandboxes started in
-// the same clock tick, each reporting through a file of its own.
+// ResolveHolding is [Resolve] for a reporter that holds file open for as
+// long as it runs, through a descriptor that survives exec (whatever its
+// mode). A process counts only if it holds file so: that tells apart
+// identical sandboxes started in the same clock tick, each reporting
+// through a file of its own.
 func ResolveHolding(innerPID int, start uint64, file string) (Identity, error) {
 	return resolve(innerPID, start, file)
 }

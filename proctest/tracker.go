@@ -22,7 +22,8 @@ import (
 //     is a member whatever it does, and cgroup.kill kills them all;
 //   - without cgroup rights, the test process as child subreaper: orphans
 //     come back to it, and the fixture's tree is walked from the processes
-//     it reported;
+//     it reported and from the orphans that hold its file (see
+//     [Tracker.FollowHolders]);
 //   - without either, the processes the fixture reported and their trees.
 //
 // It never fails for lack of privilege: it falls back and says so.
