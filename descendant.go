@@ -94,7 +94,8 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 
 func (d *Descendant) prepare() error {
 	var err error
-	if d.dir, err = os.MkdirTemp("", "exectest-"+d.spec.Token+"-"); err != nil {
+	sweepTempDir()
+	if d.dir, err = os.MkdirTemp("", "exectest-"+proctest.OwnerTag()+"-"+d.spec.Token+"-"); err != nil {
 		return fmt.Errorf("%w (the fixture's folder goes in TMPDIR, %q: it must be a writable folder that the command under test can read)", err, os.TempDir())
 	}
 	// The code under test may run the fixture as another user, or in a
@@ -162,6 +163,10 @@ func (d *Descendant) Script() string {
 	})
 	return d.script
 }
+
+// sweepTempDir removes, once per process, the fixture folders that killed
+// test runs left in TMPDIR (see [proctest.RemoveStale]).
+var sweepTempDir = sync.OnceFunc(func() { proctest.RemoveStale(os.TempDir(), "exectest-") })
 
 // writeExecutable writes an executable file that a fork elsewhere in the
 // process cannot leave open for writing: a child forked while the

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -24,7 +25,9 @@ type Cgroup struct {
 // parent folder to make and remove each time.
 const cgroupPrefix = "exectest-"
 
-// NewCgroup makes a cgroup v2 named name: directly under the root of the
+// NewCgroup makes a cgroup v2 named exectest-OWNER-name (OWNER is
+// [OwnerTag]; the first one also removes what killed runs left, see
+// [RemoveStale]): directly under the root of the
 // unified hierarchy (/sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid
 // hosts) where it may, as root may; otherwise under the test process's own
 // cgroup, where that one is delegated to the user running the test
@@ -35,7 +38,9 @@ func NewCgroup(name string) (*Cgroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, rootErr := makeCgroup(filepath.Join(root, cgroupPrefix+name))
+	name = cgroupPrefix + OwnerTag() + "-" + name
+	sweepOnce(root)
+	c, rootErr := makeCgroup(filepath.Join(root, name))
 	if rootErr == nil {
 		return c, nil
 	}
@@ -46,7 +51,8 @@ func NewCgroup(name string) (*Cgroup, error) {
 	if own == root {
 		return nil, fmt.Errorf("%w; the test's own cgroup is the root: none is delegated (%s)", rootErr, delegateHint)
 	}
-	c, ownErr := makeCgroup(filepath.Join(own, cgroupPrefix+name))
+	sweepOnce(own)
+	c, ownErr := makeCgroup(filepath.Join(own, name))
 	if ownErr != nil {
 		return nil, fmt.Errorf("%w; not delegated either: %w (%s)", rootErr, ownErr, delegateHint)
 	}
@@ -55,6 +61,17 @@ func NewCgroup(name string) (*Cgroup, error) {
 
 // delegateHint says how to get a cgroup per fixture without root.
 const delegateHint = "for a cgroup per fixture without root, run the tests in a delegated cgroup: systemd-run --user --scope -p Delegate=yes go test ..."
+
+// swept says which cgroup folders RemoveStale has swept in this process.
+var swept sync.Map
+
+// sweepOnce removes, once per process, the cgroups that killed test runs
+// left in dir.
+func sweepOnce(dir string) {
+	if _, done := swept.LoadOrStore(dir, true); !done {
+		RemoveStale(dir, cgroupPrefix)
+	}
+}
 
 // makeCgroup makes the cgroup at path, and checks that a process can be
 // moved in.
