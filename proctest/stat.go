@@ -15,6 +15,7 @@ type Stat struct {
 	PPID    int
 	PGID    int
 	SID     int
+	Flags   uint64 // the kernel's PF_* flags (field 9): PF_EXITING says it is exiting
 	Start   uint64 // start time in clock ticks since boot
 	RawLine string
 }
@@ -44,6 +45,9 @@ func ParseStat(line string) (Stat, error) {
 			return Stat{}, fmt.Errorf("proctest: stat line field %d: %w", 4+i, err)
 		}
 	}
+	if s.Flags, err = strconv.ParseUint(rest[6], 10, 64); err != nil {
+		return Stat{}, fmt.Errorf("proctest: stat line flags: %w", err)
+	}
 	if s.Start, err = strconv.ParseUint(rest[19], 10, 64); err != nil {
 		return Stat{}, fmt.Errorf("proctest: stat line starttime: %w", err)
 	}
@@ -66,3 +70,10 @@ func procPath(pid int, name string) string {
 // Zombie reports whether the state is one of a process that has exited
 // and waits to be reaped (or is being torn down): it counts as dead.
 func (s Stat) Zombie() bool { return s.State == "Z" || s.State == "X" || s.State == "x" }
+
+// pfExiting is the kernel's PF_EXITING: the process is in exit(2) and
+// will be dead in a moment, whatever it does.
+const pfExiting = 0x4
+
+// Exiting reports whether the process has started to exit.
+func (s Stat) Exiting() bool { return s.Zombie() || s.Flags&pfExiting != 0 }

@@ -1,0 +1,111 @@
+// Package procstate tells how a process stands toward its end: whether it
+// is already being killed, and, once it is gone, whether something killed
+// it or it ended on its own. A check needs both to tell a runner that
+// stopped the tree from one that left it to die of its own accord.
+package procstate
+
+import (
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/exectest/exectest/proctest"
+)
+
+// Dying reports whether the process named by id is on its way out: it is
+// gone or a zombie, it has entered exit(2), a signal that will kill it is
+// pending (SIGKILL, or one whose action is the default, terminate), or the
+// PID namespace it lives in is being torn down (its init is dying, and the
+// kernel kills every other member after it). A process that is alive and
+// none of these is not being killed by anyone: if it dies later, something
+// killed it later.
+func Dying(id proctest.Identity) bool {
+	s, err := id.Stat()
+	if err != nil || s.Exiting() || fatalPending(id.PID) {
+		return true
+	}
+	return namespaceDying(id.PID, s)
+}
+
+// fatalPending reads the process's pending signals (its own and its
+// thread group's) and reports whether one of them ends it: SIGKILL always;
+// another when it neither ignores nor catches it and its default action
+// is to terminate. The thread group's set keeps SIGKILL until the process
+// is gone, so there is no moment between the kill and exit(2) where this
+// misses it.
+func fatalPending(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return true // gone since
+	}
+	return fatalIn(string(b))
+}
+
+// fatalIn is fatalPending on the text of /proc/PID/status. A blocked
+// signal stays pending without effect until it is unblocked.
+func fatalIn(status string) bool {
+	var pending, ignored, caught, blocked uint64
+	for line := range strings.Lines(status) {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "SigPnd", "ShdPnd":
+			pending |= n
+		case "SigIgn":
+			ignored = n
+		case "SigCgt":
+			caught = n
+		case "SigBlk":
+			blocked = n
+		}
+	}
+	const sigkill = 1 << (9 - 1)
+	return pending&sigkill != 0 || pending&^ignored&^caught&^blocked&terminatesByDefault != 0
+}
+
+// terminatesByDefault is the mask (bit N-1 for signal N) of the signals
+// whose default action ends the process: all but SIGCHLD, SIGCONT, the
+// four stop signals, SIGURG and SIGWINCH.
+const terminatesByDefault = ^uint64(0) &^ (1<<(17-1) | 1<<(18-1) | 1<<(19-1) | 1<<(20-1) | 1<<(21-1) | 1<<(22-1) | 1<<(23-1) | 1<<(28-1))
+
+// namespaceDying reports whether pid lives in a PID namespace other than
+// the test's whose init is on its way out: when a namespace's init dies,
+// the kernel kills every other member, a moment later.
+func namespaceDying(pid int, s proctest.Stat) bool {
+	own, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return false
+	}
+	ns, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid")
+	if err != nil || ns == own {
+		return false
+	}
+	// The init is the topmost ancestor in the same namespace.
+	top, topStat := pid, s
+	for range 64 {
+		pp := topStat.PPID
+		if pp <= 0 {
+			break
+		}
+		l, err := os.Readlink("/proc/" + strconv.Itoa(pp) + "/ns/pid")
+		if err != nil || l != ns {
+			break
+		}
+		ps, err := proctest.ReadStat(pp)
+		if err != nil {
+			break
+		}
+		top, topStat = pp, ps
+	}
+	inner, err := proctest.NSpid(top)
+	if err != nil || len(inner) == 0 || inner[len(inner)-1] != 1 {
+		return false
+	}
+	return topStat.Exiting() || fatalPending(top)
+}
