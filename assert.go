@@ -7,11 +7,13 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest/internal/goroutines"
+	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -56,6 +58,8 @@ func AssertCancel(tb testing.TB, d *Descendant, run func(ctx context.Context) er
 		tb.Fatalf("exectest.AssertCancel: run: got nil, want a func(ctx) error that runs d.Argv() under ctx")
 	case len(cfg.errs) > 0:
 		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
+	case lifetimeError(d.spec.Lifetime, cfg) != "":
+		tb.Fatalf("%s", lifetimeError(d.spec.Lifetime, cfg))
 	case !d.claim():
 		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d)
 	}
@@ -71,6 +75,11 @@ type check struct {
 	res   Result
 	why   string // why the cancel came when it did
 	scope *GoroutineScope
+	// lapse says why the proof of life no longer held at the cancel.
+	lapse string
+	// atReturn are the fixture's processes alive and not being killed
+	// when run returned.
+	atReturn []proctest.Process
 }
 
 type outcome struct {
@@ -98,6 +107,9 @@ func (c *check) do(run func(context.Context) error) Result {
 
 	early, gotEarly, why := c.waitToCancel(returned)
 	c.res.Proved = c.d.mon.snapshot().proof != nil
+	if c.res.Proved && !gotEarly {
+		c.lapse = c.d.mon.lapse()
+	}
 	c.why = why
 	// From now on a fixture process may die of the cancel: not of its own
 	// failure. A run that returned first was not cancelled.
@@ -123,6 +135,9 @@ func (c *check) do(run func(context.Context) error) Result {
 	if !c.res.Returned {
 		return c.res
 	}
+	// At once: a process alive and not being killed now survived the
+	// cancel, whatever kills it later.
+	c.atReturn = c.notDying()
 	if !c.res.Proved {
 		c.awaitLateProof()
 	}
@@ -134,9 +149,14 @@ func (c *check) do(run func(context.Context) error) Result {
 	// the leaked goroutines and descriptors would vanish with them.
 	c.checkLeaks(snap)
 	c.checkSurvivors(o, snap)
-	if snap.proof == nil && c.res.Passed() {
+	switch {
+	case !c.res.Passed():
+	case snap.proof == nil:
 		c.judgeUnproved(o, snap)
+	default:
+		c.judgeProved(snap)
 	}
+	c.judgeEarlySeries(snap)
 	return c.res
 }
 
@@ -295,13 +315,15 @@ func (c *check) checkSurvivors(o outcome, snap snapshot) {
 	if c.cfg.settle > 0 {
 		grace = c.cfg.settle
 	}
-	c.res.Survivors = c.aliveAfter(grace)
+	// The grace is for processes already being killed when run returned;
+	// the others survived, even if they are dead by now.
+	c.res.Survivors = union(c.atReturn, c.aliveAfter(grace))
 	if len(c.res.Survivors) == 0 {
 		return
 	}
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(c.res.Survivors), c.returnedWhen(), o.err)
-	writeList(&msg, "survivors (killed by exectest now):", c.res.Survivors)
+	writeList(&msg, fmt.Sprintf("survivors, alive and not being killed when run returned or still alive %v later (killed by exectest now):", grace), c.res.Survivors)
 	if err := c.d.killAll(); err != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", err)
 	}
@@ -349,6 +371,31 @@ func describe(ids []proctest.Identity, s snapshot) []proctest.Process {
 func (c *check) alive() []proctest.Process {
 	s := c.d.mon.snapshot()
 	return describe(c.d.tracker.Members(s.ids()), s)
+}
+
+// notDying describes the fixture's processes that are alive and not on
+// their way out: no fatal signal pending, not exiting (see
+// [procstate.Dying]).
+func (c *check) notDying() []proctest.Process {
+	s := c.d.mon.snapshot()
+	var ids []proctest.Identity
+	for _, id := range c.d.tracker.Members(s.ids()) {
+		if !procstate.Dying(id) {
+			ids = append(ids, id)
+		}
+	}
+	return describe(ids, s)
+}
+
+// union is a and those of b not in a, by identity.
+func union(a, b []proctest.Process) []proctest.Process {
+	out := slices.Clone(a)
+	for _, p := range b {
+		if !slices.ContainsFunc(a, func(q proctest.Process) bool { return q.Identity == p.Identity }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // aliveAfter returns the fixture's processes still alive after up to

@@ -2,15 +2,28 @@ package exectest_test
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/exectest/exectest"
 )
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "sleep" {
+		shortSleep() // this binary stands in for /bin/sleep in a sandbox
+	}
 	// Panic on any Cmd that is started and never waited for.
 	os.Setenv("GODEBUG", "execwait=2")
 	// Serve as the hermetic fixture, and fail the run if any test leaves
 	// a goroutine or a process behind.
 	exectest.VerifyTestMain(m)
+}
+
+// shortSleep is a /bin/sleep that sleeps, as a real one does, but ends on
+// its own long before its argument says, with status 0: a check must see
+// that it was not the cancel that stopped it.
+func shortSleep() {
+	time.Sleep(150 * time.Millisecond)
+	os.Exit(0)
 }

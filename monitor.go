@@ -7,13 +7,16 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/exectest/exectest/internal/marker"
+	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/proctest"
+	"golang.org/x/sys/unix"
 )
 
 // monitor reads the fixture's reports from its FIFO and keeps what they
@@ -35,6 +38,7 @@ type monitor struct {
 	alive    chan struct{} // closed once the descendant has proved it runs
 	known    []knownProcess
 	pipes    map[string]string // the command's stdio pipes: "pipe:[1234]" -> "stdout"
+	stdio    [3]string         // what the fixture child's fds 0-2 point to, "" where unreadable
 	notes    []string
 	started  int
 	proof    *proof
@@ -52,8 +56,10 @@ type knownProcess struct {
 
 // proof is the descendant's own report, checked against /proc.
 type proof struct {
-	id   proctest.Identity
-	stat proctest.Stat // as the descendant saw itself, in its PID namespace
+	id    proctest.Identity
+	stat  proctest.Stat // as the descendant saw itself, in its PID namespace
+	comm  string        // the program it runs once proved: sleep, or the hermetic role's
+	watch *procstate.Watch
 }
 
 func startMonitor(path, goPath, token string, escape, execs bool, tracker *proctest.Tracker) (*monitor, error) {
@@ -89,6 +95,9 @@ func (m *monitor) read() {
 func (m *monitor) close() {
 	m.f.Close() // unblocks the reader
 	<-m.done
+	if p := m.snapshot().proof; p != nil {
+		p.watch.Close()
+	}
 	m.goAhead.Close() // a child still waiting sees EOF and goes on
 }
 
@@ -123,6 +132,14 @@ func (m *monitor) handle(e marker.Event) {
 	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
 	}
+	var stdio [3]string
+	if started && reason == "" {
+		stdio = stdioTargets(id.PID)
+	}
+	comm := st.Comm
+	if m.execs {
+		comm = sleepComm
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer m.broadcast()
@@ -140,6 +157,9 @@ func (m *monitor) handle(e marker.Event) {
 			m.notes = append(m.notes, adoptErr.Error())
 		}
 		maps.Copy(m.pipes, pipes)
+		if m.stdio == ([3]string{}) {
+			m.stdio = stdio
+		}
 		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
 		if reason != "" {
@@ -159,7 +179,13 @@ func (m *monitor) handle(e marker.Event) {
 			return
 		}
 		if m.proof == nil && !raced {
-			m.proof = &proof{id: id, stat: st}
+			// A pidfd held from now on tells, after the check, how the
+			// descendant ended: killed, or on its own.
+			w, err := procstate.Open(id)
+			if err != nil {
+				m.notes = append(m.notes, "how the descendant ends cannot be told: "+err.Error())
+			}
+			m.proof = &proof{id: id, stat: st, comm: comm, watch: w}
 			close(m.alive)
 		}
 	case marker.Exit:
@@ -172,27 +198,81 @@ func (m *monitor) handle(e marker.Event) {
 // execWait bounds the wait for the descendant's exec after its report.
 const execWait = 5 * time.Second
 
-// awaitExec waits until the descendant has become its final program: its
-// command name changes from was. Only then is the report proof: a process
-// that dies instead could not exec, and the check would pass vacuously.
-// It returns the reason the proof fails, or "", and raced: the cancel
-// killed it first, which proves nothing either way.
+// sleepComm is the command name of a process that execs /bin/sleep.
+const sleepComm = "sleep"
+
+// awaitExec waits until the descendant has become /bin/sleep and sleeps:
+// its command name is "sleep" (it was was) and it waits in the kernel
+// (state S). Only then is the report proof: a /bin/sleep that is missing,
+// lacks its libraries or is another program (true, a script) exits
+// instead, or never sleeps, and the check would pass vacuously. It returns
+// the reason the proof fails, or "", and raced: the cancel killed it
+// first, which proves nothing either way.
 func (m *monitor) awaitExec(id proctest.Identity, was string) (reason string, raced bool) {
 	end := time.Now().Add(execWait)
 	for sleep := 20 * time.Microsecond; ; sleep = min(2*sleep, 5*time.Millisecond) {
 		s, err := id.Stat()
 		switch {
-		case (err != nil || s.Zombie()) && m.cancel.Load():
+		case (err != nil || s.Exiting()) && m.cancel.Load():
 			return "", true
-		case err != nil || s.Zombie():
+		case err != nil || s.Exiting():
 			return m.diedAfterReport(id.PID), false
-		case s.Comm != was:
-			return "", false
+		case s.Comm != was && s.Comm != sleepComm:
+			return fmt.Sprintf("pid %d: became %q after its report, want %s (/bin/sleep)", id.PID, s.Comm, sleepComm), false
+		case s.Comm == sleepComm && s.State == "S":
+			return runsSleep(id.PID), false
 		case time.Now().After(end):
-			return fmt.Sprintf("pid %d: still %q %v after its report, want it to have become /bin/sleep", id.PID, s.Comm, execWait), false
+			return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
 		}
 		time.Sleep(sleep)
 	}
+}
+
+// runsSleep says why pid, named "sleep", does not run the program at
+// /bin/sleep in its own root (a script there runs its interpreter), or ""
+// when it does or the test may not look (another user's process).
+func runsSleep(pid int) string {
+	var exe, file unix.Stat_t
+	dir := "/proc/" + strconv.Itoa(pid)
+	if unix.Stat(dir+"/exe", &exe) != nil || unix.Stat(dir+"/root/bin/sleep", &file) != nil {
+		return ""
+	}
+	if exe.Dev != file.Dev || exe.Ino != file.Ino {
+		target, _ := os.Readlink(dir + "/exe")
+		return fmt.Sprintf("pid %d: program: got %s, want /bin/sleep itself (a script in its place runs its interpreter)", pid, target)
+	}
+	return ""
+}
+
+// lapse says why the descendant's proof of life no longer holds, or ""
+// while it does: it must still be the process that reported, alive and
+// not exiting, running the program it proved to run, and hold what the
+// command's stdout and stderr are. Asked at the cancel: a descendant that
+// died before it (a /bin/sleep that exits at once, a short lifetime) tests
+// nothing.
+func (m *monitor) lapse() string {
+	s := m.snapshot()
+	p := s.proof
+	if p == nil {
+		return ""
+	}
+	st, err := p.id.Stat()
+	switch {
+	case err != nil || st.Zombie():
+		return fmt.Sprintf("pid %d had exited", p.id.PID)
+	case st.Exiting():
+		return fmt.Sprintf("pid %d was exiting", p.id.PID)
+	case st.Comm != p.comm:
+		return fmt.Sprintf("pid %d: program: got %q, want %q", p.id.PID, st.Comm, p.comm)
+	}
+	for fd := 1; fd <= 2; fd++ {
+		want := s.stdio[fd]
+		got, err := proctest.FDTarget(p.id.PID, fd)
+		if want != "" && err == nil && got != want {
+			return fmt.Sprintf("pid %d: fd %d: got %s, want the command's %s", p.id.PID, fd, got, want)
+		}
+	}
+	return ""
 }
 
 // diedAfterReport says why a descendant that reported alive and then died
@@ -220,6 +300,15 @@ func identify(e marker.Event, fifo string) (st proctest.Stat, id proctest.Identi
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proctest.ErrGone)
 	}
 	return st, id, "", false
+}
+
+// stdioTargets is what the process's fds 0-2 point to, "" where unreadable.
+func stdioTargets(pid int) [3]string {
+	var t [3]string
+	for fd := range t {
+		t[fd], _ = proctest.FDTarget(pid, fd)
+	}
+	return t
 }
 
 // stdioPipes names the pipes on the fixture child's stdin, stdout and
@@ -253,6 +342,7 @@ type snapshot struct {
 	failures []string
 	known    []knownProcess
 	pipes    map[string]string
+	stdio    [3]string
 	notes    []string
 }
 
@@ -260,7 +350,7 @@ func (m *monitor) snapshot() snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return snapshot{m.changed, m.started, m.proof, m.exit,
-		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes), slices.Clone(m.notes)}
+		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes), m.stdio, slices.Clone(m.notes)}
 }
 
 // ids lists the identities of the known processes.
