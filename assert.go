@@ -220,6 +220,7 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
 	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", c.res.Holders)
+	msg.WriteString("\n" + fixFor(c.res.Holders, c.d.mon.snapshot()))
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
 	}
@@ -290,7 +291,11 @@ func (c *check) checkLeaks(s snapshot) {
 		msgs = append(msgs, (&LeakedDescriptorsError{FDs: fds, Name: s.pipes}).Error())
 	}
 	if len(msgs) > 0 {
-		c.tb.Errorf("%s\n(%s)", strings.Join(msgs, "\n"), c.returnedWhen())
+		fix := fixWait
+		if len(gs) == 0 {
+			fix = fixCloseFDs
+		}
+		c.tb.Errorf("%s\n(%s)\n%s", strings.Join(msgs, "\n"), c.returnedWhen(), fix)
 	}
 }
 
@@ -324,6 +329,7 @@ func (c *check) checkSurvivors(o outcome, snap snapshot) {
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(c.res.Survivors), c.returnedWhen(), o.err)
 	writeList(&msg, fmt.Sprintf("survivors, alive and not being killed when run returned or still alive %v later (killed by exectest now):", grace), c.res.Survivors)
+	msg.WriteString("\n" + c.fixSurvivors(snap))
 	if err := c.d.killAll(); err != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", err)
 	}

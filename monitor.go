@@ -39,6 +39,7 @@ type monitor struct {
 	known    []knownProcess
 	pipes    map[string]string // the command's stdio pipes: "pipe:[1234]" -> "stdout"
 	stdio    [3]string         // what the fixture child's fds 0-2 point to, "" where unreadable
+	child    proctest.Stat     // the fixture child as it started, in the test's namespace
 	notes    []string
 	started  int
 	proof    *proof
@@ -132,9 +133,13 @@ func (m *monitor) handle(e marker.Event) {
 	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
 	}
-	var stdio [3]string
+	var (
+		stdio     [3]string
+		childStat proctest.Stat
+	)
 	if started && reason == "" {
 		stdio = stdioTargets(id.PID)
+		childStat, _ = id.Stat() // its group and session in the test's namespace
 	}
 	comm := st.Comm
 	if m.execs {
@@ -159,6 +164,9 @@ func (m *monitor) handle(e marker.Event) {
 		maps.Copy(m.pipes, pipes)
 		if m.stdio == ([3]string{}) {
 			m.stdio = stdio
+		}
+		if m.child == (proctest.Stat{}) {
+			m.child = childStat
 		}
 		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
@@ -343,6 +351,7 @@ type snapshot struct {
 	known    []knownProcess
 	pipes    map[string]string
 	stdio    [3]string
+	child    proctest.Stat
 	notes    []string
 }
 
@@ -350,7 +359,7 @@ func (m *monitor) snapshot() snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return snapshot{m.changed, m.started, m.proof, m.exit,
-		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes), m.stdio, slices.Clone(m.notes)}
+		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes), m.stdio, m.child, slices.Clone(m.notes)}
 }
 
 // ids lists the identities of the known processes.

@@ -1,0 +1,63 @@
+package exectest
+
+import (
+	"strings"
+
+	"github.com/exectest/exectest/proctest"
+	"golang.org/x/sys/unix"
+)
+
+// What to change, one line each, by what a failure showed. They name the
+// change in the code under test, not in the test.
+const (
+	fixOwnGroup  = "fix: start the command in a process group of its own and kill that group on cancel: exectest.ApplyCancelPolicy(cmd) (Setpgid, a Cancel that sends SIGKILL to -pgid, WaitDelay)"
+	fixKillGroup = "fix: kill the group on cancel, not only the child: cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) } (exectest.ApplyCancelPolicy does it)"
+	fixContain   = "fix: a descendant left the command's process group (setsid, a daemon, job control), so no group kill reaches it: contain the command in a cgroup and kill it (cgroup.kill), or in a PID namespace that dies with the runner (bwrap --unshare-pid --die-with-parent)"
+	fixWaitFirst = "fix: run returned while the command's tree still ran and killed it only later: stop the tree before returning (cancel, then cmd.Wait, with a Cancel that kills the group)"
+	fixEarly     = "fix: run returned before the cancel with the command still running: wait for the command (cmd.Wait) and stop its whole tree on cancel"
+	fixWait      = "fix: run gave up on the command without cmd.Wait: call it before returning; it ends os/exec's goroutines and closes the command's pipes"
+	fixCloseFDs  = "fix: close the ends of the command's pipes that run opened: cmd.Wait closes those of StdoutPipe, StderrPipe and StdinPipe, so call it, and close an os.Pipe end after cmd.Start"
+)
+
+// fixFor says what to change so that a cancel stops the processes ps,
+// found alive where they should not be (holding the pipe past the bound,
+// or surviving run's return), from where they stand toward the fixture
+// child's process group and session.
+func fixFor(ps []proctest.Process, s snapshot) string {
+	child := s.child
+	own := false // some fixture process is still in the child's group
+	for _, p := range ps {
+		switch {
+		case strings.HasPrefix(p.Role, "not the fixture's"):
+		case child.PID == 0:
+		case p.SID != child.SID || p.PGID != child.PGID:
+			return fixContain
+		default:
+			own = true
+		}
+	}
+	if !own {
+		return fixOwnGroup
+	}
+	if child.PGID == unix.Getpgrp() || child.PGID != child.PID {
+		// The group is the test's own (no Setpgid), or one the child
+		// merely joined: it cannot be killed as a whole.
+		return fixOwnGroup
+	}
+	return fixKillGroup
+}
+
+// fixSurvivors says what to change for processes that survived run's
+// return: run returned first, or killed them only after it returned, or
+// its kill did not reach them.
+func (c *check) fixSurvivors(s snapshot) string {
+	if c.res.Early {
+		return fixEarly
+	}
+	for _, p := range c.atReturn {
+		if !p.Identity.Alive() {
+			return fixWaitFirst // not being killed when run returned, dead now
+		}
+	}
+	return fixFor(c.res.Survivors, s)
+}
