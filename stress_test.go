@@ -47,6 +47,8 @@ func TestDetectionPower(t *testing.T) {
 		{"file stdio", nil, fileStdout, false},
 		{"escaping descendant against the group kill", []exectest.DescendantOption{exectest.Escaping()}, fixed, false},
 		{"shared-PID sandbox", nil, sandboxed(sharedPID, defaultCancel), true},
+		{"own group, default cancel", nil, ownGroupDefaultCancel, false},
+		{"returns, kills the group 100ms later", nil, lateKill(100 * time.Millisecond), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
