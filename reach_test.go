@@ -74,3 +74,39 @@ func searchableByOthers(path string) error {
 		}
 	}
 }
+
+// inDir runs the command in dir, with the cancel policy.
+func inDir(dir string) runner {
+	return func(argv []string) func(context.Context) error {
+		return func(ctx context.Context) error {
+			cmd := command(ctx, argv)
+			cmd.Dir = dir
+			exectest.ApplyCancelPolicy(cmd)
+			return cmd.Run()
+		}
+	}
+}
+
+// A relative TMPDIR must not make the fixture's paths relative: the code
+// under test may run the command in another working directory.
+func TestAssertCancelRelativeTMPDIR(t *testing.T) {
+	elsewhere := t.TempDir()
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", "tmp")
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			var res exectest.Result
+			f := runFake(t, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb, sh.opts...)
+				res = exectest.AssertCancel(tb, d, inDir(elsewhere)(d.Argv()))
+			})
+			f.wantVerdict(t, "pass")
+			if !res.Proved {
+				t.Errorf("Result.Proved: got false, want the descendant proved alive")
+			}
+		})
+	}
+}
