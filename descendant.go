@@ -98,6 +98,14 @@ func (d *Descendant) prepare() error {
 	if d.dir, err = os.MkdirTemp("", "exectest-"+proctest.OwnerTag()+"-"+d.spec.Token+"-"); err != nil {
 		return fmt.Errorf("%w (the fixture's folder goes in TMPDIR, %q: it must be a writable folder that the command under test can read)", err, os.TempDir())
 	}
+	// A relative TMPDIR gives a relative folder, and the command may run
+	// in another working directory (cmd.Dir): its paths must not depend
+	// on where it runs.
+	abs, err := filepath.Abs(d.dir)
+	if err != nil {
+		return fmt.Errorf("the fixture's folder %s: %w", d.dir, err)
+	}
+	d.dir = abs
 	// The code under test may run the fixture as another user, or in a
 	// sandbox that binds this folder read-only: it must still reach the FIFO.
 	if err := os.Chmod(d.dir, 0o755); err != nil {

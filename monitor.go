@@ -382,9 +382,17 @@ func (s snapshot) role(id proctest.Identity) string {
 }
 
 // String says what the fixture has reported so far, for messages.
-func (s snapshot) String() string {
+func (s snapshot) String() string { return s.explain("") }
+
+// explain is String for a command that ran, where ran says how it ended
+// without a report from the fixture child (see ranUnreported); "" if
+// nothing says it ran.
+func (s snapshot) explain(ran string) string {
 	var parts []string
-	if s.started == 0 {
+	switch {
+	case s.started == 0 && ran != "":
+		parts = append(parts, ran)
+	case s.started == 0:
 		parts = append(parts, "the command never started (no report from the fixture child)")
 	}
 	for _, k := range s.known {

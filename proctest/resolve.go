@@ -37,7 +37,12 @@ func Resolve(innerPID int, start uint64) (Identity, error) {
 // long as it runs, through a descriptor that survives exec (whatever its
 // mode). A process counts only if it holds file so: that tells apart
 // identical sandboxes started in the same clock tick, each reporting
-// through a file of its own.
+// through a file of its own. It also finds a reporter in a PID namespace
+// of its own that read the test's /proc (unshare --pid --fork without
+// --mount-proc), and so reported its pid in the test's namespace: the
+// process with that pid and start that holds file is the reporter,
+// whatever its namespace. Resolve, without a file, never takes a process
+// of another namespace by its pid here.
 func ResolveHolding(innerPID int, start uint64, file string) (Identity, error) {
 	return resolve(innerPID, start, file)
 }
@@ -49,9 +54,18 @@ func resolve(innerPID int, start uint64, file string) (Identity, error) {
 			return Identity{}, fmt.Errorf("proctest: resolve pid %d: %w", innerPID, err)
 		}
 	}
-	if s, err := ReadStat(innerPID); err == nil && s.Start == start && inOwnNamespace(innerPID) &&
-		(file == "" || holds(innerPID, want.Dev, want.Ino)) {
-		return Identity{PID: innerPID, Start: start}, nil
+	if s, err := ReadStat(innerPID); err == nil && s.Start == start {
+		// The held file makes the process the fixture's whatever its
+		// namespace: one that reads the test's /proc from a PID namespace
+		// of its own reports its pid here, and its NSpid ends elsewhere.
+		// Without a file, a process of another namespace could merely
+		// share the reported pid and start time.
+		if file != "" && holds(innerPID, want.Dev, want.Ino) {
+			return Identity{PID: innerPID, Start: start}, nil
+		}
+		if file == "" && inOwnNamespace(innerPID) {
+			return Identity{PID: innerPID, Start: start}, nil
+		}
 	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/bwraptest"
+	"github.com/exectest/exectest/internal/unsharetest"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -148,5 +149,46 @@ func TestResolveHoldingSameNamespace(t *testing.T) {
 	}
 	if got, err := proctest.ResolveHolding(other.PID, other.Start, file); !errors.Is(err, proctest.ErrGone) {
 		t.Errorf("ResolveHolding of a process not holding the file: got %v, %v, want ErrGone", got, err)
+	}
+}
+
+// A process in a PID namespace of its own that reads the test's /proc
+// (unshare --pid --fork without --mount-proc) reports the pid it has in the
+// test's namespace. Holding the file, it is found by that pid; without a
+// file to hold, Resolve stays strict and finds none.
+func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
+	t.Parallel()
+	prefix := unsharetest.PIDNamespace(t)
+	file := filepath.Join(t.TempDir(), "held")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := `exec 9<"$0"; read -r st </proc/self/stat; echo "$st"; exec /bin/sleep 20`
+	cmd := exec.Command(prefix[0], append(prefix[1:], "/bin/sh", "-c", script, file)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%q: stat line: %v", cmd.Args, err)
+	}
+	st, err := proctest.ParseStat(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns, err := proctest.NSpid(st.PID); err != nil || len(ns) < 2 {
+		t.Fatalf("NSpid of pid %d: got %v, %v, want it in a PID namespace below the test's", st.PID, ns, err)
+	}
+	want := proctest.Identity{PID: st.PID, Start: st.Start}
+	if got, err := proctest.ResolveHolding(st.PID, st.Start, file); err != nil || got != want {
+		t.Errorf("ResolveHolding(%d, %d, its file): got %v, %v, want %v", st.PID, st.Start, got, err, want)
+	}
+	if got, err := proctest.Resolve(st.PID, st.Start); !errors.Is(err, proctest.ErrGone) {
+		t.Errorf("Resolve(%d, %d) without a file: got %v, %v, want ErrGone (the pid is not the one it has in its namespace)", st.PID, st.Start, got, err)
 	}
 }

@@ -1,0 +1,55 @@
+package exectest_test
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/exectest/exectest"
+)
+
+// policyOutput is the policy with Cmd.Output, which keeps the command's
+// stderr in the *exec.ExitError it returns.
+func policyOutput(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		exectest.ApplyCancelPolicy(cmd)
+		_, err := cmd.Output()
+		return err
+	}
+}
+
+// A command that runs where the fixture's folder is hidden (a sandbox
+// root without it) starts, and its fixture exits before it can report:
+// the message must say so, and why, not that the command never started.
+func TestAssertCancelFixtureCannotReport(t *testing.T) {
+	needBwrap(t)
+	t.Setenv(exectest.StrictEnv, "0")
+	status := "the command ran and exited with status 121 before the fixture child reported: status 121 from the fixture: it found no report FIFO at "
+	cases := []struct {
+		name string
+		run  runner
+		text []string
+	}{
+		{"policy", policy, []string{status}},
+		{"policy with Output", policyOutput, []string{status, "the fixture said on its stderr: cannot open its report FIFO "}},
+	}
+	for _, sh := range shapes {
+		for _, c := range cases {
+			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, sh.opts...)
+					hidden := filepath.Dir(d.Script()) // the fixture's folder
+					flags := append(append([]string(nil), sharedPID...), "--tmpfs", hidden)
+					exectest.AssertCancel(tb, d, sandboxed(flags, c.run)(d.Argv()))
+				})
+				f.wantVerdict(t, "skip", c.text...)
+				if rep := f.report(); strings.Contains(rep, "never started") {
+					t.Errorf("message: got %s\nwant no \"never started\": the command ran", rep)
+				}
+			})
+		}
+	}
+}
