@@ -81,6 +81,9 @@ type outcome struct {
 
 func (c *check) do(run func(context.Context) error) Result {
 	c.tb.Helper()
+	// Only pipes the command's start creates can be its leaks: not the
+	// test's own stdout, nor a pipe the test opened, that it inherits.
+	c.d.mon.openBeforeRun(proctest.Pipes(os.Getpid()))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	returned := make(chan outcome, 1)

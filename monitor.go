@@ -34,7 +34,8 @@ type monitor struct {
 	changed  chan struct{} // closed and replaced on every event
 	alive    chan struct{} // closed once the descendant has proved it runs
 	known    []knownProcess
-	pipes    map[string]string // the command's stdio pipes: "pipe:[1234]" -> "stdout"
+	before   map[string]bool   // pipes open in the test process before run: none is the command's (see openBeforeRun)
+	pipes    map[string]string // the command's own stdio pipes: "pipe:[1234]" -> "stdout"
 	notes    []string
 	started  int
 	proof    *proof
@@ -139,7 +140,11 @@ func (m *monitor) handle(e marker.Event) {
 		if adoptErr != nil {
 			m.notes = append(m.notes, adoptErr.Error())
 		}
-		maps.Copy(m.pipes, pipes)
+		for target, name := range pipes {
+			if !m.before[target] {
+				m.pipes[target] = name
+			}
+		}
 		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
 		if reason != "" {
@@ -222,8 +227,17 @@ func identify(e marker.Event, fifo string) (st proctest.Stat, id proctest.Identi
 	return st, id, "", false
 }
 
+// openBeforeRun records the pipes open in the test process before run
+// starts: none of them is the command's own.
+func (m *monitor) openBeforeRun(pipes map[string]bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.before = pipes
+}
+
 // stdioPipes names the pipes on the fixture child's stdin, stdout and
-// stderr: the command's, as the code under test set them up.
+// stderr, as the code under test set them up: the command's own, unless
+// open in the test process before run (see openBeforeRun).
 func stdioPipes(pid int) map[string]string {
 	pipes := map[string]string{}
 	for fd, name := range [...]string{"stdin", "stdout", "stderr"} {
