@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -363,12 +364,16 @@ func (c *check) aliveAfter(grace time.Duration) []proctest.Process {
 
 // pipeHolders adds to the fixture's live processes every other process
 // that holds a write end of the command's output pipes: the answer to
-// "why does Wait not return". It scans /proc: failures only.
+// "why does Wait not return". The test process itself is one when run
+// kept a write end open. It scans /proc: failures only.
 func (c *check) pipeHolders() []proctest.Process {
 	s := c.d.mon.snapshot()
 	ps := c.alive()
 	if len(s.pipes) == 0 {
 		return ps
+	}
+	if p, ok := selfHolder(s); ok {
+		ps = append(ps, p)
 	}
 	skip := []int{os.Getpid()}
 	for _, p := range ps {
@@ -381,6 +386,30 @@ func (c *check) pipeHolders() []proctest.Process {
 		}
 	}
 	return ps
+}
+
+// selfHolder describes the test process if it holds a write end of the
+// command's stdout or stderr: os/exec closes its own copies after Start,
+// so the copy is run's, an *os.File it gave the command and never closed.
+// (A write end of stdin is the test's to hold: it writes there.) The test
+// process is never killed.
+func selfHolder(s snapshot) (proctest.Process, bool) {
+	out := map[string]string{}
+	for target, name := range s.pipes {
+		if strings.Contains(name, "stdout") || strings.Contains(name, "stderr") {
+			out[target] = name
+		}
+	}
+	if !slices.ContainsFunc(proctest.FDsOn(os.Getpid(), out), func(fd proctest.FD) bool { return fd.Write }) {
+		return proctest.Process{}, false
+	}
+	id, err := proctest.Identify(os.Getpid())
+	if err != nil {
+		return proctest.Process{}, false
+	}
+	p, ok := proctest.Describe(id, "the test process itself, not killed: run kept the write end open; close it after cmd.Start")
+	p.Label(out)
+	return p, ok
 }
 
 // writeTracker says how the fixture's processes were followed, and what
