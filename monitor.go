@@ -36,6 +36,7 @@ type monitor struct {
 	known    []knownProcess
 	before   map[string]bool   // pipes open in the test process before run: none is the command's (see openBeforeRun)
 	pipes    map[string]string // the command's own stdio pipes: "pipe:[1234]" -> "stdout"
+	stdio    stdioSeen
 	notes    []string
 	started  int
 	proof    *proof
@@ -105,11 +106,14 @@ func (m *monitor) handle(e marker.Event) {
 	if started || e.Kind == marker.Alive {
 		st, id, reason, gone = identify(e, m.path)
 	}
-	var adoptErr error
-	var pipes map[string]string
+	var (
+		adoptErr error
+		stdio    [3]string
+		read     bool
+	)
 	if started && reason == "" {
 		adoptErr = m.tracker.Adopt(id) // joined already if Running: a no-op then
-		pipes = stdioPipes(id.PID)
+		stdio, read = readStdio(id.PID)
 	}
 	if e.Kind == marker.Started {
 		// Always: the child waits for this line before it forks.
@@ -130,6 +134,7 @@ func (m *monitor) handle(e marker.Event) {
 	switch e.Kind {
 	case marker.Started, marker.Running:
 		m.started++
+		m.recordStdio(id.PID, stdio, read)
 		if gone {
 			return // a fixture child that has exited cannot survive
 		}
@@ -139,11 +144,6 @@ func (m *monitor) handle(e marker.Event) {
 		}
 		if adoptErr != nil {
 			m.notes = append(m.notes, adoptErr.Error())
-		}
-		for target, name := range pipes {
-			if !m.before[target] {
-				m.pipes[target] = name
-			}
 		}
 		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
@@ -235,14 +235,52 @@ func (m *monitor) openBeforeRun(pipes map[string]bool) {
 	m.before = pipes
 }
 
-// stdioPipes names the pipes on the fixture child's stdin, stdout and
-// stderr, as the code under test set them up: the command's own, unless
-// open in the test process before run (see openBeforeRun).
-func stdioPipes(pid int) map[string]string {
+// stdioSeen is what the fixture children's stdin, stdout and stderr were
+// seen to be, for a message that may say only what was seen.
+type stdioSeen struct {
+	fds    []string // "pid 1234: fd 0 /dev/null, fd 1 pipe:[5678], ..." per child
+	unread bool     // some child's could not all be read
+}
+
+// readStdio reads what the fixture child's stdin, stdout and stderr point
+// to, as the code under test set them up; read says all three were read.
+func readStdio(pid int) (targets [3]string, read bool) {
+	read = true
+	for fd := range targets {
+		t, err := proctest.FDTarget(pid, fd)
+		targets[fd], read = t, read && err == nil
+	}
+	return targets, read
+}
+
+// recordStdio keeps the command's own pipes among a fixture child's stdio:
+// those not open in the test process before run (see openBeforeRun).
+func (m *monitor) recordStdio(pid int, targets [3]string, read bool) {
+	for target, name := range stdioPipes(targets) {
+		if !m.before[target] {
+			m.pipes[target] = name
+		}
+	}
+	if !read {
+		m.stdio.unread = true
+		return
+	}
+	desc := make([]string, len(targets))
+	for fd, t := range targets {
+		desc[fd] = fmt.Sprintf("fd %d %s", fd, t)
+		if m.before[t] {
+			desc[fd] += " (open in the test process before run)"
+		}
+	}
+	m.stdio.fds = append(m.stdio.fds, fmt.Sprintf("pid %d: %s", pid, strings.Join(desc, ", ")))
+}
+
+// stdioPipes names the pipes among a process's stdin, stdout and stderr.
+func stdioPipes(targets [3]string) map[string]string {
 	pipes := map[string]string{}
 	for fd, name := range [...]string{"stdin", "stdout", "stderr"} {
-		target, err := proctest.FDTarget(pid, fd)
-		if err != nil || !proctest.IsPipe(target) {
+		target := targets[fd]
+		if !proctest.IsPipe(target) {
 			continue
 		}
 		if prev, ok := pipes[target]; ok {
@@ -267,6 +305,7 @@ type snapshot struct {
 	failures []string
 	known    []knownProcess
 	pipes    map[string]string
+	stdio    stdioSeen
 	notes    []string
 }
 
@@ -274,7 +313,14 @@ func (m *monitor) snapshot() snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return snapshot{m.changed, m.started, m.proof, m.exit,
-		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes), slices.Clone(m.notes)}
+		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes),
+		stdioSeen{slices.Clone(m.stdio.fds), m.stdio.unread}, slices.Clone(m.notes)}
+}
+
+// stdioWithoutPipes returns what the fixture children's stdio were, and
+// whether all of them were seen and none is a pipe opened during run.
+func (s snapshot) stdioWithoutPipes() ([]string, bool) {
+	return s.stdio.fds, len(s.stdio.fds) > 0 && !s.stdio.unread && len(s.pipes) == 0
 }
 
 // ids lists the identities of the known processes.
