@@ -16,6 +16,7 @@ const (
 	fixWaitFirst = "fix: run returned while the command's tree still ran and killed it only later: stop the tree before returning (cancel, then cmd.Wait, with a Cancel that kills the group)"
 	fixEarly     = "fix: run returned before the cancel with the command still running: wait for the command (cmd.Wait) and stop its whole tree on cancel"
 	fixWait      = "fix: run gave up on the command without cmd.Wait: call it before returning; it ends os/exec's goroutines and closes the command's pipes"
+	fixSelfHolds = "fix: close, in run, the write end of the pipe given to the command as soon as cmd.Start returns: while the test process holds it, the reader never sees EOF"
 	fixCloseFDs  = "fix: close the ends of the command's pipes that run opened: cmd.Wait closes those of StdoutPipe, StderrPipe and StdinPipe, so call it, and close an os.Pipe end after cmd.Start"
 )
 
@@ -27,8 +28,13 @@ func fixFor(ps []proctest.Process, s snapshot) string {
 	child := s.child
 	own := false // some fixture process is still in the child's group
 	for _, p := range ps {
+		if strings.HasPrefix(p.Role, "the test process itself") {
+			return fixSelfHolds
+		}
+	}
+	for _, p := range ps {
 		switch {
-		case strings.HasPrefix(p.Role, "not the fixture's"):
+		case strings.HasPrefix(p.Role, "not the fixture's"), strings.HasPrefix(p.Role, "the test process itself"):
 		case child.PID == 0:
 		case p.SID != child.SID || p.PGID != child.PGID:
 			return fixContain

@@ -33,18 +33,20 @@ type monitor struct {
 	tracker *proctest.Tracker
 	done    chan struct{} // the reader has ended
 
-	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced on every event
-	alive    chan struct{} // closed once the descendant has proved it runs
-	known    []knownProcess
-	pipes    map[string]string // the command's stdio pipes: "pipe:[1234]" -> "stdout"
-	stdio    [3]string         // what the fixture child's fds 0-2 point to, "" where unreadable
-	child    proctest.Stat     // the fixture child as it started, in the test's namespace
-	notes    []string
-	started  int
-	proof    *proof
-	exit     string // the direct child's last "exit" status
-	failures []string
+	mu         sync.Mutex
+	changed    chan struct{} // closed and replaced on every event
+	alive      chan struct{} // closed once the descendant has proved it runs
+	known      []knownProcess
+	before     map[string]bool   // pipes open in the test process before run: none is the command's (see openBeforeRun)
+	pipes      map[string]string // the command's own stdio pipes: "pipe:[1234]" -> "stdout"
+	stdio      stdioSeen
+	childStdio [3]string     // what the first fixture child's fds 0-2 point to, "" where unreadable
+	child      proctest.Stat // the fixture child as it started, in the test's namespace
+	notes      []string
+	started    int
+	proof      *proof
+	exit       string // the direct child's last "exit" status
+	failures   []string
 }
 
 type knownProcess struct {
@@ -114,11 +116,14 @@ func (m *monitor) handle(e marker.Event) {
 	if started || e.Kind == marker.Alive {
 		st, id, reason, gone = identify(e, m.path)
 	}
-	var adoptErr error
-	var pipes map[string]string
+	var (
+		adoptErr error
+		stdio    [3]string
+		read     bool
+	)
 	if started && reason == "" {
 		adoptErr = m.tracker.Adopt(id) // joined already if Running: a no-op then
-		pipes = stdioPipes(id.PID)
+		stdio, read = readStdio(id.PID)
 	}
 	if e.Kind == marker.Started {
 		// Always: the child waits for this line before it forks.
@@ -133,12 +138,8 @@ func (m *monitor) handle(e marker.Event) {
 	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
 	}
-	var (
-		stdio     [3]string
-		childStat proctest.Stat
-	)
+	var childStat proctest.Stat
 	if started && reason == "" {
-		stdio = stdioTargets(id.PID)
 		childStat, _ = id.Stat() // its group and session in the test's namespace
 	}
 	comm := st.Comm
@@ -151,6 +152,7 @@ func (m *monitor) handle(e marker.Event) {
 	switch e.Kind {
 	case marker.Started, marker.Running:
 		m.started++
+		m.recordStdio(id.PID, stdio, read)
 		if gone {
 			return // a fixture child that has exited cannot survive
 		}
@@ -161,9 +163,8 @@ func (m *monitor) handle(e marker.Event) {
 		if adoptErr != nil {
 			m.notes = append(m.notes, adoptErr.Error())
 		}
-		maps.Copy(m.pipes, pipes)
-		if m.stdio == ([3]string{}) {
-			m.stdio = stdio
+		if m.childStdio == ([3]string{}) {
+			m.childStdio = stdio
 		}
 		if m.child == (proctest.Stat{}) {
 			m.child = childStat
@@ -274,7 +275,7 @@ func (m *monitor) lapse() string {
 		return fmt.Sprintf("pid %d: program: got %q, want %q", p.id.PID, st.Comm, p.comm)
 	}
 	for fd := 1; fd <= 2; fd++ {
-		want := s.stdio[fd]
+		want := s.childStdio[fd]
 		got, err := proctest.FDTarget(p.id.PID, fd)
 		if want != "" && err == nil && got != want {
 			return fmt.Sprintf("pid %d: fd %d: got %s, want the command's %s", p.id.PID, fd, got, want)
@@ -310,22 +311,60 @@ func identify(e marker.Event, fifo string) (st proctest.Stat, id proctest.Identi
 	return st, id, "", false
 }
 
-// stdioTargets is what the process's fds 0-2 point to, "" where unreadable.
-func stdioTargets(pid int) [3]string {
-	var t [3]string
-	for fd := range t {
-		t[fd], _ = proctest.FDTarget(pid, fd)
-	}
-	return t
+// openBeforeRun records the pipes open in the test process before run
+// starts: none of them is the command's own.
+func (m *monitor) openBeforeRun(pipes map[string]bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.before = pipes
 }
 
-// stdioPipes names the pipes on the fixture child's stdin, stdout and
-// stderr: the command's, as the code under test set them up.
-func stdioPipes(pid int) map[string]string {
+// stdioSeen is what the fixture children's stdin, stdout and stderr were
+// seen to be, for a message that may say only what was seen.
+type stdioSeen struct {
+	fds    []string // "pid 1234: fd 0 /dev/null, fd 1 pipe:[5678], ..." per child
+	unread bool     // some child's could not all be read
+}
+
+// readStdio reads what the fixture child's stdin, stdout and stderr point
+// to, as the code under test set them up; read says all three were read.
+func readStdio(pid int) (targets [3]string, read bool) {
+	read = true
+	for fd := range targets {
+		t, err := proctest.FDTarget(pid, fd)
+		targets[fd], read = t, read && err == nil
+	}
+	return targets, read
+}
+
+// recordStdio keeps the command's own pipes among a fixture child's stdio:
+// those not open in the test process before run (see openBeforeRun).
+func (m *monitor) recordStdio(pid int, targets [3]string, read bool) {
+	for target, name := range stdioPipes(targets) {
+		if !m.before[target] {
+			m.pipes[target] = name
+		}
+	}
+	if !read {
+		m.stdio.unread = true
+		return
+	}
+	desc := make([]string, len(targets))
+	for fd, t := range targets {
+		desc[fd] = fmt.Sprintf("fd %d %s", fd, t)
+		if m.before[t] {
+			desc[fd] += " (open in the test process before run)"
+		}
+	}
+	m.stdio.fds = append(m.stdio.fds, fmt.Sprintf("pid %d: %s", pid, strings.Join(desc, ", ")))
+}
+
+// stdioPipes names the pipes among a process's stdin, stdout and stderr.
+func stdioPipes(targets [3]string) map[string]string {
 	pipes := map[string]string{}
 	for fd, name := range [...]string{"stdin", "stdout", "stderr"} {
-		target, err := proctest.FDTarget(pid, fd)
-		if err != nil || !proctest.IsPipe(target) {
+		target := targets[fd]
+		if !proctest.IsPipe(target) {
 			continue
 		}
 		if prev, ok := pipes[target]; ok {
@@ -343,23 +382,31 @@ func (m *monitor) broadcast() {
 
 // snapshot is what the monitor knows at one moment.
 type snapshot struct {
-	changed  <-chan struct{}
-	started  int
-	proof    *proof
-	exit     string
-	failures []string
-	known    []knownProcess
-	pipes    map[string]string
-	stdio    [3]string
-	child    proctest.Stat
-	notes    []string
+	changed    <-chan struct{}
+	started    int
+	proof      *proof
+	exit       string
+	failures   []string
+	known      []knownProcess
+	pipes      map[string]string
+	stdio      stdioSeen
+	childStdio [3]string
+	child      proctest.Stat
+	notes      []string
 }
 
 func (m *monitor) snapshot() snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return snapshot{m.changed, m.started, m.proof, m.exit,
-		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes), m.stdio, m.child, slices.Clone(m.notes)}
+		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes),
+		stdioSeen{slices.Clone(m.stdio.fds), m.stdio.unread}, m.childStdio, m.child, slices.Clone(m.notes)}
+}
+
+// stdioWithoutPipes returns what the fixture children's stdio were, and
+// whether all of them were seen and none is a pipe opened during run.
+func (s snapshot) stdioWithoutPipes() ([]string, bool) {
+	return s.stdio.fds, len(s.stdio.fds) > 0 && !s.stdio.unread && len(s.pipes) == 0
 }
 
 // ids lists the identities of the known processes.

@@ -35,8 +35,9 @@ type Result struct {
 	// [proctest.Tracker]).
 	Tracker string
 	// CopyGoroutines is how many os/exec copy goroutines (a pipe between a
-	// non-*os.File Reader or Writer and the command) ran when the cancel
-	// came. With none, the goroutine check had nothing to check.
+	// non-*os.File Reader or Writer and the command) were seen when the
+	// cancel came. It is a sample: on a loaded machine it can miss
+	// goroutines that had not run yet, so 0 alone proves nothing.
 	CopyGoroutines int
 	// Goroutines are the goroutines run started, directly or through
 	// os/exec, still running after run returned: one text per group of

@@ -44,6 +44,22 @@ func fds(pid int, only map[string]string) []FD {
 	return fds
 }
 
+// Pipes lists the pipes a process has open, by target ("pipe:[1234]").
+// It reads the links only, never fdinfo: cheap enough for every check.
+func Pipes(pid int) map[string]bool {
+	entries, err := os.ReadDir(procPath(pid, "fd"))
+	if err != nil {
+		return nil
+	}
+	pipes := map[string]bool{}
+	for _, e := range entries {
+		if target, err := os.Readlink(procPath(pid, "fd/"+e.Name())); err == nil && IsPipe(target) {
+			pipes[target] = true
+		}
+	}
+	return pipes
+}
+
 // writable reads the access mode from fdinfo's flags (octal).
 func writable(pid int, fd string) bool {
 	b, err := os.ReadFile(procPath(pid, "fdinfo/"+fd))

@@ -121,6 +121,27 @@ func TestDescribe(t *testing.T) {
 	_ = cmd
 }
 
+func TestPipes(t *testing.T) {
+	t.Parallel()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	target, err := proctest.FDTarget(os.Getpid(), int(r.Fd()))
+	if err != nil || !proctest.IsPipe(target) {
+		t.Fatalf("target of a pipe's read end: got %q, %v, want pipe:[N]", target, err)
+	}
+	if !proctest.Pipes(os.Getpid())[target] {
+		t.Errorf("Pipes of the test process with %s open: got %v, want it listed", target, proctest.Pipes(os.Getpid()))
+	}
+	r.Close()
+	w.Close()
+	if proctest.Pipes(os.Getpid())[target] {
+		t.Errorf("Pipes of the test process with %s closed: got it listed, want it gone", target)
+	}
+}
+
 func TestResolveSameNamespace(t *testing.T) {
 	t.Parallel()
 	_, id := startSleep(t)
