@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/unsharetest"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -80,9 +81,22 @@ func TestNoFalseAlarms(t *testing.T) {
 	runs := stressRuns(40, 500)
 	startBurners(t, 2*runtime.NumCPU())
 	const lanes = 4 // parallel subtests per runner
-	for name, r := range map[string]runner{"group kill by hand": fixed, "ApplyCancelPolicy": policy} {
+	pidNamespace := func(r runner) func(t *testing.T) runner {
+		return func(t *testing.T) runner { return prefixed(unsharetest.PIDNamespace(t), r) }
+	}
+	for name, mk := range map[string]func(t *testing.T) runner{
+		"group kill by hand": always(fixed),
+		"ApplyCancelPolicy":  always(policy),
+		"ApplyCancelPolicy with the test's own stdout and stderr": always(inheritOutput),
+		// Killing unshare kills the namespace: the default Cancel is right there.
+		"default cancel in a PID namespace that dies with the runner": pidNamespace(defaultCancel),
+		// With files for stdio, Wait returns before the namespace's other
+		// processes are killed: they are dying, not survivors.
+		"file stdout in a PID namespace that dies with the runner": pidNamespace(fileStdout),
+	} {
 		var passed atomic.Int64
 		t.Run(name, func(t *testing.T) {
+			r := mk(t)
 			for lane := range lanes {
 				t.Run(fmt.Sprint(lane), func(t *testing.T) {
 					t.Parallel()
@@ -132,3 +146,6 @@ func startBurners(t *testing.T, n int) {
 		wg.Wait()
 	})
 }
+
+// always is a runner that needs nothing of the test.
+func always(r runner) func(*testing.T) runner { return func(*testing.T) runner { return r } }
