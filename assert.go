@@ -132,6 +132,7 @@ func (c *check) do(run func(context.Context) error) Result {
 		o = c.waitReturn(returned, cancelled)
 	}
 	c.res.Err, c.res.Panic = o.err, o.panic
+	c.res.Tracker = c.d.Tracker() // as the fixture child's cgroup made it
 	if o.panic != nil {
 		c.tb.Errorf("exectest: run panicked: %v\n%s", o.panic, o.stack)
 	}
@@ -471,6 +472,7 @@ func selfHolder(s snapshot) (proctest.Process, bool) {
 // writeTracker says how the fixture's processes were followed, and what
 // went wrong with it, if anything: a failure is only as good as that.
 func (c *check) writeTracker(b *strings.Builder) {
+	c.res.Tracker = c.d.Tracker() // as the fixture child's cgroup made it
 	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.res.Tracker)
 	for _, n := range c.d.mon.snapshot().notes {
 		fmt.Fprintf(b, "\n\t(%s)", n)

@@ -125,6 +125,7 @@ func (d *Descendant) prepare() error {
 	}
 	d.tracker = proctest.NewTracker(d.spec.Token)
 	d.spec.Cgroup = d.tracker.CgroupProcs()
+	d.spec.TestCgroup, d.spec.TestCgroupNS = d.tracker.JoinFrom()
 	// Every fixture process holds the marker FIFO (see package fixtures):
 	// without a cgroup, that finds the orphans that never reported.
 	if err := d.tracker.FollowHolders(d.spec.Marker); err != nil {
@@ -243,7 +244,10 @@ func (d *Descendant) Process() (proctest.Identity, bool) {
 func (d *Descendant) claim() bool { return d.claimed.CompareAndSwap(false, true) }
 
 // Tracker says how the fixture's processes are followed: a cgroup v2, the
-// test process as child subreaper, or the fixture's own reports.
+// test process as child subreaper, or the fixture's own reports. It can
+// change once the command runs: a fixture child that the code under test
+// started in a cgroup of its own stays there, followed without a cgroup
+// (see [proctest.Tracker.Adopt]).
 func (d *Descendant) Tracker() string { return d.tracker.Mechanism() }
 
 // killAll kills every process of the fixture: the tracker's members and

@@ -32,7 +32,8 @@ type Result struct {
 	// Survivors are the fixture processes alive after run returned.
 	Survivors []proctest.Process
 	// Tracker says how the fixture's processes were followed (see
-	// [proctest.Tracker]).
+	// [proctest.Tracker]): a command that the code under test started in
+	// a cgroup of its own is left there, and followed without one.
 	Tracker string
 	// CopyGoroutines is how many os/exec copy goroutines (a pipe between a
 	// non-*os.File Reader or Writer and the command) were seen when the

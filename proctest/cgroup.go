@@ -90,16 +90,33 @@ func makeCgroup(path string) (*Cgroup, error) {
 
 // ownCgroup is the folder of the test process's cgroup v2.
 func ownCgroup(root string) (string, error) {
-	b, err := os.ReadFile("/proc/self/cgroup")
+	rel, err := readCgroup("/proc/self/cgroup")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, rel), nil
+}
+
+// cgroupOf is the cgroup v2 of the process with pid, relative to the
+// hierarchy's root, as the test process sees it: the reader's cgroup
+// namespace decides what /proc/PID/cgroup shows.
+func cgroupOf(pid int) (string, error) {
+	return readCgroup(procPath(pid, "cgroup"))
+}
+
+// readCgroup reads the cgroup v2 from a /proc/PID/cgroup file: its 0::
+// line, which is not the first one on hybrid hosts.
+func readCgroup(path string) (string, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", fmt.Errorf("cgroup v2: %w", err)
 	}
 	for line := range strings.Lines(string(b)) {
 		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "0::"); ok {
-			return filepath.Join(root, filepath.Clean("/"+rel)), nil
+			return filepath.Clean("/" + rel), nil
 		}
 	}
-	return "", errors.New("cgroup v2: no 0:: line in /proc/self/cgroup")
+	return "", fmt.Errorf("cgroup v2: no 0:: line in %s", path)
 }
 
 // cgroup2Mount finds where the unified hierarchy is mounted.
@@ -187,16 +204,14 @@ func (c *Cgroup) killMember(pid int) error {
 
 // contains reports whether pid is a member, from the process's side.
 func (c *Cgroup) contains(pid int) bool {
-	b, err := os.ReadFile(procPath(pid, "cgroup"))
-	if err != nil {
-		return false
-	}
-	for line := range strings.Lines(string(b)) {
-		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "0::"); ok {
-			return strings.HasSuffix(c.Path, filepath.Clean(rel)) && rel != "/"
-		}
-	}
-	return false
+	rel, err := cgroupOf(pid)
+	return err == nil && c.is(rel)
+}
+
+// is reports whether rel, a cgroup relative to the hierarchy's root, is
+// this one.
+func (c *Cgroup) is(rel string) bool {
+	return rel != "/" && strings.HasSuffix(c.Path, rel)
 }
 
 // Remove deletes the cgroup once its members are gone (killed members take

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -26,14 +27,22 @@ import (
 //     [Tracker.FollowHolders]);
 //   - without either, the processes the fixture reported and their trees.
 //
-// It never fails for lack of privilege: it falls back and says so.
+// It never fails for lack of privilege: it falls back and says so. Nor
+// does it take a process out of a cgroup that the code under test chose
+// (see [Tracker.Adopt]): it follows that one as without a cgroup.
 type Tracker struct {
-	cgroup    *Cgroup
-	mechanism string
+	noCgroup    error // why there is no cgroup, if none was made
+	noSubreaper error
 
-	mu    sync.Mutex
-	roots []Identity       // adopted processes: the fixture's first ones
-	seen  map[int]Identity // every member ever seen, for the reaping
+	mu sync.Mutex
+	// cgroup is nil without one, and once removed unused because the
+	// fixture runs elsewhere.
+	cgroup *Cgroup
+	// elsewhere says, of each adopted process that runs in a cgroup the
+	// code under test chose, which one.
+	elsewhere []string
+	roots     []Identity       // adopted processes: the fixture's first ones
+	seen      map[int]Identity // every member ever seen, for the reaping
 	// found are members found only because they hold the fixture's file:
 	// children of the test process, maybe os/exec's, so never reaped here.
 	found map[int]bool
@@ -50,46 +59,125 @@ func NewTracker(name string) *Tracker {
 
 func newTracker(name string, newCgroup func(string) (*Cgroup, error)) *Tracker {
 	t := &Tracker{seen: map[int]Identity{}, found: map[int]bool{}}
-	srErr := subreaper()
-	cg, cgErr := newCgroup(name)
-	switch {
-	case cgErr == nil:
-		t.cgroup = cg
-		t.mechanism = "cgroup v2 " + cg.Path
-	case srErr == nil:
-		t.mechanism = fmt.Sprintf("child subreaper and the fixture's reports (no cgroup: %v)", cgErr)
-	default:
-		t.mechanism = fmt.Sprintf("the fixture's reports only (no cgroup: %v; no subreaper: %v)", cgErr, srErr)
-	}
+	t.noSubreaper = subreaper()
+	t.cgroup, t.noCgroup = newCgroup(name)
 	active.Store(t, struct{}{})
 	return t
 }
 
-// CgroupProcs is the path of the cgroup's cgroup.procs, where a process
-// writes 0 to join it; "" without a cgroup.
-func (t *Tracker) CgroupProcs() string {
-	if t.cgroup == nil {
-		return ""
-	}
-	return filepath.Join(t.cgroup.Path, "cgroup.procs")
+// cg is the cgroup, nil without one.
+func (t *Tracker) cg() *Cgroup {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cgroup
 }
 
-// Mechanism says how the tracker follows processes, for messages.
-func (t *Tracker) Mechanism() string { return t.mechanism }
+// CgroupProcs is the path of the cgroup's cgroup.procs, where a process
+// writes 0 to join it; "" without a cgroup. A process may join by itself
+// only from where [Tracker.JoinFrom] says.
+func (t *Tracker) CgroupProcs() string {
+	cg := t.cg()
+	if cg == nil {
+		return ""
+	}
+	return filepath.Join(cg.Path, "cgroup.procs")
+}
+
+// JoinFrom says where a process must run to join the cgroup by itself
+// (see [Tracker.CgroupProcs]): in the test process's own cgroup, as the
+// 0:: line of its /proc/self/cgroup names it, seen from the test's cgroup
+// namespace, whose file namespace is (the same name in another namespace
+// is another cgroup). [Tracker.Adopt] moves a process from there and only
+// from there; from anywhere else a process must wait for Adopt, which
+// leaves it where it is. Both are "" without a cgroup.
+func (t *Tracker) JoinFrom() (cgroup, namespace string) {
+	if t.cg() == nil {
+		return "", ""
+	}
+	own, err := readCgroup("/proc/self/cgroup")
+	if err != nil {
+		return "", ""
+	}
+	return own, procPath(os.Getpid(), "ns/cgroup")
+}
+
+// Mechanism says how the tracker follows processes, for messages. It
+// changes when [Tracker.Adopt] leaves a process where the code under test
+// put it.
+func (t *Tracker) Mechanism() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fallback := "child subreaper and the fixture's reports"
+	var why []string
+	if t.noCgroup != nil {
+		why = append(why, "no cgroup: "+t.noCgroup.Error())
+	}
+	for _, e := range t.elsewhere {
+		why = append(why, e+": exectest does not move it out")
+	}
+	if t.noSubreaper != nil {
+		fallback = "the fixture's reports only"
+		why = append(why, "no subreaper: "+t.noSubreaper.Error())
+	}
+	switch {
+	case t.cgroup != nil && len(t.elsewhere) == 0:
+		return "cgroup v2 " + t.cgroup.Path
+	case t.cgroup != nil:
+		return "cgroup v2 " + t.cgroup.Path + ", and for the processes outside it " + fallback + " (" + strings.Join(why, "; ") + ")"
+	}
+	return fallback + " (" + strings.Join(why, "; ") + ")"
+}
 
 // Adopt starts following a process and everything it forks from now on.
 // Call it before the process forks: the fixture waits for it.
+//
+// With a cgroup, a process in the test process's own cgroup is moved into
+// it (one that joined it by itself stays). A process in any other cgroup
+// stays where it is: the code under test put it there (systemd,
+// containerd and job runners start a command in a cgroup of its own and
+// kill that cgroup on cancel), and taking it out would change what that
+// code sees and does. It is followed as without a cgroup, by its tree,
+// the child subreaper and the fixture's file, and [Tracker.Mechanism]
+// says so; the cgroup, if that leaves it unused, is removed at once.
 func (t *Tracker) Adopt(id Identity) error {
 	t.mu.Lock()
 	t.roots = append(t.roots, id)
+	cg := t.cgroup
 	t.mu.Unlock()
-	if t.cgroup == nil {
+	if cg == nil {
 		return nil
 	}
-	if err := t.cgroup.Add(id.PID); err != nil {
+	// Unreadable, the process has exited, or there is no cgroup v2 to
+	// judge by: Add fails the same way, or moves it as it always did.
+	where, err := cgroupOf(id.PID)
+	own, ownErr := readCgroup("/proc/self/cgroup")
+	switch {
+	case err == nil && cg.is(where):
+		return nil // joined by itself
+	case err == nil && ownErr == nil && where != own:
+		t.leave(id, where)
+		return nil
+	}
+	if err := cg.Add(id.PID); err != nil {
 		return fmt.Errorf("cgroup v2: adopt %v: %w", id, err)
 	}
 	return nil
+}
+
+// leave follows id where it is, in the cgroup where (relative to the
+// hierarchy's root), without the tracker's cgroup; the cgroup goes if no
+// process joined it.
+func (t *Tracker) leave(id Identity, where string) {
+	if root, err := cgroup2Mount(); err == nil {
+		where = filepath.Join(root, where)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.elsewhere = append(t.elsewhere, fmt.Sprintf("pid %d runs in a cgroup the code under test chose, %s", id.PID, where))
+	// The kernel refuses a cgroup with members: then it stays, for them.
+	if t.cgroup != nil && unix.Rmdir(t.cgroup.Path) == nil {
+		t.cgroup = nil
+	}
 }
 
 // FollowHolders makes the tracker count, without a cgroup, every child of
@@ -114,8 +202,11 @@ func (t *Tracker) FollowHolders(file string) error {
 func (t *Tracker) holders() []Identity {
 	t.mu.Lock()
 	held := t.held
+	// Every process is a member of the cgroup, unless one was left
+	// where the code under test put it.
+	tracked := t.cgroup != nil && len(t.elsewhere) == 0
 	t.mu.Unlock()
-	if held == nil || t.cgroup != nil {
+	if held == nil || tracked {
 		return nil
 	}
 	var out []Identity
@@ -140,6 +231,7 @@ func (t *Tracker) holders() []Identity {
 func (t *Tracker) Members(known []Identity) []Identity {
 	t.mu.Lock()
 	seeds := append(append([]Identity(nil), t.roots...), known...)
+	cg := t.cgroup
 	t.mu.Unlock()
 	found := t.holders()
 	if len(found) > 0 {
@@ -150,8 +242,8 @@ func (t *Tracker) Members(known []Identity) []Identity {
 		t.mu.Unlock()
 		seeds = append(seeds, found...)
 	}
-	if t.cgroup != nil {
-		if pids, err := t.cgroup.PIDs(); err == nil {
+	if cg != nil {
+		if pids, err := cg.PIDs(); err == nil {
 			for _, pid := range pids {
 				if id, err := Identify(pid); err == nil {
 					seeds = append(seeds, id)
@@ -197,8 +289,8 @@ func (t *Tracker) KillAll(known []Identity) (int, error) {
 		return 0, nil
 	}
 	var errs []error
-	if t.cgroup != nil {
-		errs = append(errs, t.cgroup.Kill())
+	if cg := t.cg(); cg != nil {
+		errs = append(errs, cg.Kill())
 	}
 	for _, id := range live {
 		errs = append(errs, id.Kill())
@@ -240,8 +332,9 @@ func (t *Tracker) ReapOrphans(known []Identity, spare func(Identity) bool) {
 // Close removes the cgroup. Kill first: a cgroup with members stays.
 func (t *Tracker) Close() error {
 	active.Delete(t)
-	if t.cgroup == nil {
+	cg := t.cg()
+	if cg == nil {
 		return nil
 	}
-	return t.cgroup.Remove()
+	return cg.Remove()
 }

@@ -148,9 +148,10 @@ func tracked(id Identity) bool {
 		for _, r := range t.roots {
 			found = found || r == id
 		}
+		cg := t.cgroup
 		t.mu.Unlock()
-		if !found && t.cgroup != nil {
-			found = t.cgroup.contains(id.PID)
+		if !found && cg != nil {
+			found = cg.contains(id.PID)
 		}
 		return !found
 	})
