@@ -93,6 +93,12 @@ func TestNoFalseAlarms(t *testing.T) {
 		// With files for stdio, Wait returns before the namespace's other
 		// processes are killed: they are dying, not survivors.
 		"file stdout in a PID namespace that dies with the runner": pidNamespace(fileStdout),
+		// The fixture stays in the runner's cgroup, which the runner kills.
+		"a cgroup of the runner's own, killed on cancel": func(t *testing.T) runner {
+			r := &cgroupRunner{parent: runnerCgroupParent(t), killCgroup: true}
+			t.Cleanup(func() { r.cleanup(t) })
+			return r.run
+		},
 	} {
 		var passed atomic.Int64
 		t.Run(name, func(t *testing.T) {
