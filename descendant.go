@@ -88,6 +88,8 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		d.removeDir()
 		tb.Fatalf("exectest.NewDescendant: %v", err)
 	}
+	d.register()             // cleaned up on SIGINT and SIGTERM too (see interrupt.go)
+	tb.Cleanup(d.unregister) // after d.cleanup: a signal during it finds the fixture
 	tb.Cleanup(d.cleanup)
 	return d
 }

@@ -14,5 +14,5 @@
 //
 // Nothing here scans the whole of /proc on a passing check: the cost grows
 // with the fixture's processes, not with the machine's. [PipeHolders] does
-// scan, for a failure's diagnosis.
+// scan, for a failure's diagnosis, and [RemoveStale] once per test binary.
 package proctest

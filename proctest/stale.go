@@ -56,10 +56,17 @@ func staleOwner(tag string) bool {
 // RemoveStale removes, from dir, what killed test runs left: every entry
 // named prefix + an owner tag of a test process gone + "-" + anything. A
 // cgroup's processes are killed first (cgroup.kill), and a cgroup whose
-// processes take more than a second to leave is left for a later run. It removes only what
-// it can and reports nothing: a leftover it cannot remove is no test's
-// failure.
+// processes take more than a second to leave is left for a later run.
+// Outside a cgroup file system it first kills, by identity, the processes
+// that hold a FIFO inside such a folder, or inside one removed already:
+// the fixture processes of a run killed without a cgroup, which no
+// cgroup names (they are of the test's own uid; as root, of any uid).
+// It removes only what it can and reports nothing: a leftover it cannot
+// remove is no test's failure.
 func RemoveStale(dir, prefix string) {
+	if !isCgroupFS(dir) {
+		killStaleHolders(dir, prefix)
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -82,4 +89,11 @@ func RemoveStale(dir, prefix string) {
 		}
 		os.RemoveAll(path)
 	}
+}
+
+// isCgroupFS reports whether dir is on a cgroup file system, where no FIFO
+// can be.
+func isCgroupFS(dir string) bool {
+	var fs unix.Statfs_t
+	return unix.Statfs(dir, &fs) == nil && (fs.Type == unix.CGROUP2_SUPER_MAGIC || fs.Type == unix.CGROUP_SUPER_MAGIC)
 }

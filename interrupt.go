@@ -1,0 +1,150 @@
+package exectest
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Ctrl-C and kill(1) end a test binary without its cleanups: its fixture
+// processes, their cgroups and folders would stay until the next run (see
+// proctest.RemoveStale). So while a fixture is in use, and only then, the
+// test binary catches SIGINT and SIGTERM: it kills the fixtures' processes,
+// removes their cgroups and folders, and raises the signal again with the
+// catch undone, so that the process dies of it as it would have.
+//
+// Catching a signal in Go cannot be made invisible to the test binary's
+// own handlers (see the README): a signal.Notify of its own gets the
+// signal twice, the original and the one raised again; one that stopped
+// in between gets none of the second, and the process dies of it.
+
+// interruptSignals are the signals that end a test run from outside.
+var interruptSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM}
+
+// interrupts holds the fixtures in use and the catch while there are any.
+var interrupts struct {
+	mu     sync.Mutex
+	active map[*Descendant]struct{}
+	catch  *catch // nil while no fixture is in use, or no signal can be caught
+}
+
+// A catch is one period of catching: from the first fixture in use to the
+// last one's cleanup, or to the signal.
+type catch struct {
+	ch   chan os.Signal
+	stop chan struct{} // closed after signal.Stop when the last fixture is done
+	done chan struct{} // closed when the catching goroutine has ended
+}
+
+// register counts d as in use until unregister, and starts catching the
+// signals if it is the first.
+func (d *Descendant) register() {
+	interrupts.mu.Lock()
+	defer interrupts.mu.Unlock()
+	if interrupts.active == nil {
+		interrupts.active = map[*Descendant]struct{}{}
+	}
+	interrupts.active[d] = struct{}{}
+	if interrupts.catch == nil {
+		interrupts.catch = startCatch()
+	}
+}
+
+// unregister counts d as no longer in use, and stops catching the signals
+// if it was the last: the test binary gets back what it had.
+func (d *Descendant) unregister() {
+	interrupts.mu.Lock()
+	delete(interrupts.active, d)
+	c := interrupts.catch
+	if len(interrupts.active) > 0 || c == nil {
+		interrupts.mu.Unlock()
+		return
+	}
+	interrupts.catch = nil
+	signal.Stop(c.ch)
+	close(c.stop)
+	interrupts.mu.Unlock()
+	<-c.done // no goroutine of ours outlives the last fixture
+}
+
+// startCatch catches those of interruptSignals that are not ignored: a
+// signal the test binary ignores (signal.Ignore, or nohup and the
+// background jobs of a shell, which start it with SIGINT ignored) stays
+// ignored, as it does for the code under test.
+func startCatch() *catch {
+	var sigs []os.Signal
+	for _, s := range interruptSignals {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	if len(sigs) == 0 {
+		return nil
+	}
+	c := &catch{ch: make(chan os.Signal, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	caught := make(chan struct{})
+	go func() {
+		defer close(c.done)
+		// Without the caller's pprof labels: this goroutine, and os/signal's
+		// own that the first Notify starts and that never ends, belong to
+		// no GoroutineScope, whose check would take them for leaks.
+		pprof.SetGoroutineLabels(context.Background())
+		signal.Notify(c.ch, sigs...)
+		close(caught)
+		select {
+		case sig := <-c.ch:
+			interrupted(c, sig)
+		case <-c.stop:
+			// A signal that came just before the Stop is in the buffer: it
+			// must still do what it would have done.
+			select {
+			case sig := <-c.ch:
+				interrupted(c, sig)
+			default:
+			}
+		}
+	}()
+	<-caught
+	return c
+}
+
+// interrupted cleans up every fixture in use, then stops catching and
+// raises sig again. Nothing is left to catch it unless the test binary
+// has a signal.Notify of its own for it: the process dies of sig.
+func interrupted(c *catch, sig os.Signal) {
+	interrupts.mu.Lock()
+	var fixtures []*Descendant
+	for d := range interrupts.active {
+		fixtures = append(fixtures, d)
+	}
+	// Their cleanups will find nothing left to do.
+	clear(interrupts.active)
+	for _, d := range fixtures {
+		d.killAll() // by identity, and cgroup.kill
+	}
+	for _, d := range fixtures {
+		d.removeInterrupted()
+	}
+	if interrupts.catch == c {
+		interrupts.catch = nil
+	}
+	signal.Stop(c.ch)
+	interrupts.mu.Unlock()
+	if s, ok := sig.(syscall.Signal); ok {
+		syscall.Kill(os.Getpid(), s)
+	}
+}
+
+// removeInterrupted removes the cgroup and the folder of a fixture whose
+// processes were just killed. Unlike the cleanup it reaps nothing and
+// reports nothing: the test binary is about to die.
+func (d *Descendant) removeInterrupted() {
+	awaitDead(d.tracker, d.mon.snapshot().ids(), time.Second)
+	d.tracker.Close() // waits up to a second for the killed to leave the cgroup
+	os.Remove(d.spec.Marker)
+	d.removeDir()
+}
