@@ -365,8 +365,9 @@ func (c *check) judgeUnproved(o outcome, snap snapshot) {
 	} else {
 		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.res.CancelDelay), c.why, short(c.res.Elapsed), o.err)
 	}
-	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: a report %q from the fixture\n%s\nthe fixture: %s",
-		"exectest "+c.d.spec.Token+" alive", when, snap.explain(ranUnreported(o.err, c.d.spec)))
+	ran := ranUnreported(o.err, c.d.spec)
+	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: a report %q from the fixture\n%s\nthe fixture: %s\n%s",
+		"exectest "+c.d.spec.Token+" alive", when, snap.explain(ran), fixUnproved(snap, ran, c.d.dir))
 }
 
 // describe turns identities into what a message says of them.

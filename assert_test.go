@@ -123,7 +123,8 @@ func TestAssertCancelVacuous(t *testing.T) {
 					exectest.AssertCancel(tb, d, c.run(d.Argv()))
 				})
 				want := map[string]string{"0": "skip", "1": "fail"}[strict]
-				f.wantVerdict(t, want, "the descendant never proved it runs", c.wantText, exectest.StrictEnv)
+				f.wantVerdict(t, want, "the descendant never proved it runs", c.wantText, exectest.StrictEnv,
+					"fix: run must start d.Argv() (or d.Script()) under ctx")
 			})
 		}
 	}

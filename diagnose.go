@@ -67,3 +67,23 @@ func (c *check) fixSurvivors(s snapshot) string {
 	}
 	return fixFor(c.res.Survivors, s)
 }
+
+// fixUnproved says what to change where the descendant never proved it
+// runs, from what the fixture reported of itself and what run's error
+// told of a command that ran without a report.
+func fixUnproved(s snapshot, ran string, dir string) string {
+	said := strings.Join(s.failures, "\n") + "\n" + ran
+	switch {
+	case strings.Contains(said, "/proc"):
+		return "fix: mount /proc where the command runs (bwrap: --proc /proc)"
+	case strings.Contains(said, "/dev/null"):
+		return "fix: give the command a /dev where it runs (bwrap: --dev /dev)"
+	case strings.Contains(said, "/bin/sleep"):
+		return "fix: make /bin/sleep a working sleep where the command runs (bind it with its libraries), or use exectest.Hermetic(), which needs no /bin/sleep"
+	case ran != "":
+		return "fix: let the command reach the fixture's folder " + dir + ": run it where that path is visible and writable to it, or set TMPDIR to a folder it can see"
+	case s.started == 0:
+		return "fix: run must start d.Argv() (or d.Script()) under ctx and return only when the command is done"
+	}
+	return "fix: make the descendant run where the command runs: see what the fixture reported above"
+}

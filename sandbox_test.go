@@ -79,12 +79,21 @@ func TestAssertCancelSandbox(t *testing.T) {
 				want := c.verdict[sh.name]
 				var text []string
 				if want != "pass" && c.wantText != "" {
-					text = append(text, c.wantText)
+					text = append(text, c.wantText, fixes[c.wantText])
 				}
 				f.wantVerdict(t, want, text...)
 			})
 		}
 	}
+}
+
+// fixes is the fix line a vacuous check gives for what the fixture said.
+var fixes = map[string]string{
+	"/bin/sleep cannot run here":         "fix: make /bin/sleep a working sleep where the command runs",
+	"instead of becoming /bin/sleep":     "fix: make /bin/sleep a working sleep where the command runs",
+	"/dev/null":                          "fix: give the command a /dev where it runs (bwrap: --dev /dev)",
+	"mount /proc where the command runs": "fix: mount /proc where the command runs (bwrap: --proc /proc)",
+	"pipe:[":                             "fix: start the command in a process group of its own",
 }
 
 func both(v string) map[string]string { return map[string]string{"shell": v, "hermetic": v} }
