@@ -1,7 +1,6 @@
 package exectest_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/cgroup2"
 	"github.com/exectest/exectest/proctest"
 	"golang.org/x/sys/unix"
 )
@@ -192,7 +192,7 @@ func cgroupMembers(dir string) ([]int, error) {
 // covers that user).
 func runnerCgroupParent(t *testing.T) string {
 	t.Helper()
-	root, err := cgroup2Root()
+	root, err := cgroup2.Mount()
 	if err != nil {
 		t.Skipf("a runner that puts the command in a cgroup of its own needs cgroup v2: %v", err)
 	}
@@ -236,33 +236,6 @@ func probeCgroup(parent string) error {
 		}
 	}
 	return nil
-}
-
-// cgroup2Root is where the cgroup v2 hierarchy is mounted.
-func cgroup2Root() (string, error) {
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	var found []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		pre, post, ok := strings.Cut(sc.Text(), " - ")
-		fields := strings.Fields(pre)
-		if ok && len(fields) >= 5 && strings.HasPrefix(post, "cgroup2 ") {
-			found = append(found, fields[4])
-		}
-	}
-	for _, want := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
-		if slices.Contains(found, want) {
-			return want, nil
-		}
-	}
-	if len(found) == 0 {
-		return "", errors.New("no cgroup2 mount in /proc/self/mountinfo")
-	}
-	return found[0], nil
 }
 
 // ownCgroupDir is the folder of the test process's own cgroup v2.
