@@ -1,6 +1,9 @@
 package exectest
 
-import "github.com/exectest/exectest/fixtures"
+import (
+	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/internal/procstate"
+)
 
 // VerifyTestMainCode runs verifyTestMain without exiting, for its tests,
 // with its report written to stderr.
@@ -23,4 +26,13 @@ func (s *GoroutineScope) CopyGoroutines() int { return s.copyGoroutines() }
 func MissCopyGoroutines() (restore func()) {
 	sampleCopyGoroutines = func(*GoroutineScope) int { return 0 }
 	return func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
+}
+
+// AsOnOldKernels makes the checks work as on a kernel that cannot tell how
+// a process another one reaped ended (before Linux 6.15), until the
+// returned function is called.
+func AsOnOldKernels() (restore func()) {
+	was := procstate.EndKnown
+	procstate.EndKnown = func() bool { return false }
+	return func() { procstate.EndKnown = was }
 }

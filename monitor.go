@@ -211,15 +211,16 @@ const execWait = 5 * time.Second
 const sleepComm = "sleep"
 
 // awaitExec waits until the descendant has become /bin/sleep and sleeps:
-// its command name is "sleep" (it was was) and it waits in the kernel
-// (state S). Only then is the report proof: a /bin/sleep that is missing,
+// its command name is "sleep" (it was was), it runs the file at /bin/sleep
+// and it waits in the kernel (state S). Only then is the report proof: a /bin/sleep that is missing,
 // lacks its libraries or is another program (true, a script) exits
 // instead, or never sleeps, and the check would pass vacuously. It returns
 // the reason the proof fails, or "", and raced: the cancel killed it
 // first, which proves nothing either way.
 func (m *monitor) awaitExec(id proctest.Identity, was string) (reason string, raced bool) {
-	end := time.Now().Add(execWait)
-	for sleep := 20 * time.Microsecond; ; sleep = min(2*sleep, 5*time.Millisecond) {
+	began := time.Now()
+	end := began.Add(execWait)
+	for sleep := 20 * time.Microsecond; ; sleep = min(2*sleep, execPollCap(time.Since(began))) {
 		s, err := id.Stat()
 		switch {
 		case (err != nil || s.Exiting()) && m.cancel.Load():
@@ -229,12 +230,25 @@ func (m *monitor) awaitExec(id proctest.Identity, was string) (reason string, ra
 		case s.Comm != was && s.Comm != sleepComm:
 			return fmt.Sprintf("pid %d: became %q after its report, want %s (/bin/sleep)", id.PID, s.Comm, sleepComm), false
 		case s.Comm == sleepComm && s.State == "S":
+			// Asleep, it got past its loader and libraries: a sleep
+			// that is true, or lacks its libc, never gets here.
 			return runsSleep(id.PID), false
 		case time.Now().After(end):
 			return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
 		}
 		time.Sleep(sleep)
 	}
+}
+
+// execPollCap bounds the wait between two looks at the descendant: the
+// exec and the loader take about a millisecond, and each look past the
+// moment it sleeps delays the cancel of every passing check; a descendant
+// that takes longer is looked at less and less often.
+func execPollCap(waited time.Duration) time.Duration {
+	if waited < 20*time.Millisecond {
+		return 200 * time.Microsecond
+	}
+	return 5 * time.Millisecond
 }
 
 // runsSleep says why pid, named "sleep", does not run the program at

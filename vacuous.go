@@ -2,7 +2,9 @@ package exectest
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/exectest/exectest/internal/procstate"
@@ -31,7 +33,10 @@ func (c *check) judgeProved(snap snapshot) {
 	var end procstate.End
 	ok := poll(endWait, func() bool {
 		var known bool
-		end, known = p.watch.End()
+		if end, known = p.watch.End(); !known {
+			// The fixture child, alive to see it, reports its exit.
+			end, known = endReported(c.d.mon.snapshot().exit)
+		}
 		return known
 	})
 	if ok && end.OnItsOwn() {
@@ -103,4 +108,23 @@ func lifetimeError(lifetime time.Duration, cfg assertConfig) string {
 	return fmt.Sprintf("exectest.AssertCancel: the descendant's lifetime: got %v, want at least %v (the cancel delay %v + the bound %v + %v), or a hung run passes when the descendant ends on its own\n"+
 		"fix: exectest.NewDescendant(t, exectest.Lifetime(%v)), or a shorter exectest.Within",
 		lifetime, need, window, cfg.bound, lifetimeMargin(cfg.bound), need)
+}
+
+// endReported reads the descendant's end from the status its parent, the
+// fixture child, reported seeing ("exit STATUS"): the shell's $? after
+// wait (128+N for signal N), or the hermetic child's exit code (-1 for a
+// signal). The kernel cannot always say (a process another one reaped,
+// before Linux 6.15); the fixture child can, whenever nothing killed it
+// first.
+func endReported(status string) (procstate.End, bool) {
+	n, err := strconv.Atoi(status)
+	switch {
+	case err != nil:
+		return procstate.End{}, false
+	case n >= 0 && n < 128:
+		return procstate.End{Exited: true, Status: n}, true
+	case n > 128:
+		return procstate.End{Signal: syscall.Signal(n - 128)}, true
+	}
+	return procstate.End{Signal: syscall.SIGKILL}, true // a signal, unnamed
 }

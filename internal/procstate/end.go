@@ -2,6 +2,7 @@ package procstate
 
 import (
 	"fmt"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -82,6 +83,9 @@ func (w *Watch) End() (End, bool) {
 	if e, ok := w.waitNoReap(); ok {
 		return e, true
 	}
+	if !EndKnown() {
+		return End{}, false
+	}
 	return w.exitInfo()
 }
 
@@ -142,3 +146,21 @@ func (w *Watch) exitInfo() (End, bool) {
 	}
 	return End{}, false
 }
+
+// EndKnown reports whether the kernel tells how any process ended, once
+// reaped, through a pidfd opened before (PIDFD_INFO_EXIT, Linux 6.15):
+// then [Watch.End] answers for a process that another process reaped,
+// not only for the test process's own zombie children.
+//
+// A variable, so that a test can see what an older kernel gives.
+var EndKnown = sync.OnceValue(func() bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return false
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major > 6 || major == 6 && minor >= 15
+})
