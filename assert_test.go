@@ -111,7 +111,7 @@ func TestAssertCancelVacuous(t *testing.T) {
 		run      runner
 		wantText string
 	}{
-		{"never runs", neverRuns, "the command never started"},
+		{"never runs", neverRuns, "no report from the fixture child: run did not start the command"},
 		{"missing binary", missingBinary, "no such file or directory"},
 	}
 	for _, strict := range []string{"0", "1"} {
@@ -285,8 +285,8 @@ func TestWaitAlive(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 		defer cancel()
 		err := d.WaitAlive(ctx)
-		if err == nil || !strings.Contains(err.Error(), "the command never started") || ctx.Err() == nil {
-			t.Fatalf("WaitAlive with nothing started: got %v, want a deadline error saying the command never started", err)
+		if err == nil || !strings.Contains(err.Error(), "no report from the fixture child") || ctx.Err() == nil {
+			t.Fatalf("WaitAlive with nothing started: got %v, want a deadline error saying no report came from the fixture child", err)
 		}
 	})
 }

@@ -454,7 +454,7 @@ func (s snapshot) explain(ran string) string {
 	case s.started == 0 && ran != "":
 		parts = append(parts, ran)
 	case s.started == 0:
-		parts = append(parts, "the command never started (no report from the fixture child)")
+		parts = append(parts, "no report from the fixture child: run did not start the command, or the command ended (or was killed) before its first line")
 	}
 	for _, k := range s.known {
 		parts = append(parts, fmt.Sprintf("%s pid %d reported", k.role, k.id.PID))

@@ -46,8 +46,8 @@ func TestAssertCancelFixtureCannotReport(t *testing.T) {
 					exectest.AssertCancel(tb, d, sandboxed(flags, c.run)(d.Argv()))
 				})
 				f.wantVerdict(t, "skip", append(c.text, "fix: let the command reach the fixture's folder")...)
-				if rep := f.report(); strings.Contains(rep, "never started") {
-					t.Errorf("message: got %s\nwant no \"never started\": the command ran", rep)
+				if rep := f.report(); strings.Contains(rep, "run did not start the command") {
+					t.Errorf("message: got %s\nwant no \"run did not start the command\": the command ran", rep)
 				}
 			})
 		}
