@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/goroutines"
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/proctest"
 )
@@ -61,10 +62,10 @@ func AssertCancel(tb testing.TB, d *Descendant, run func(ctx context.Context) er
 	case lifetimeError(d.spec.Lifetime, cfg) != "":
 		tb.Fatalf("%s", lifetimeError(d.spec.Lifetime, cfg))
 	case !d.claim():
-		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d)
+		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d.name())
 	}
 	c := &check{tb: tb, d: d, cfg: cfg, scope: NewGoroutineScope()}
-	c.res.Tracker = d.Tracker()
+	c.res.Tracker = d.tracking()
 	return c.do(run)
 }
 
@@ -92,7 +93,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	c.tb.Helper()
 	// Only pipes the command's start creates can be its leaks: not the
 	// test's own stdout, nor a pipe the test opened, that it inherits.
-	c.d.mon.openBeforeRun(proctest.Pipes(os.Getpid()))
+	c.d.mon.openBeforeRun(proc.Pipes(os.Getpid()))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	returned := make(chan outcome, 1)
@@ -132,7 +133,7 @@ func (c *check) do(run func(context.Context) error) Result {
 		o = c.waitReturn(returned, cancelled)
 	}
 	c.res.Err, c.res.Panic = o.err, o.panic
-	c.res.Tracker = c.d.Tracker() // as the fixture child's cgroup made it
+	c.res.Tracker = c.d.tracking() // as the fixture child's cgroup made it
 	if o.panic != nil {
 		c.tb.Errorf("exectest: run panicked: %v\n%s", o.panic, o.stack)
 	}
@@ -154,7 +155,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	c.checkLeaks(snap)
 	c.checkSurvivors(o, snap)
 	switch {
-	case !c.res.Passed():
+	case !c.res.passed():
 	case snap.proof == nil:
 		c.judgeUnproved(o, snap)
 	default:
@@ -259,12 +260,12 @@ func (c *check) awaitLateProof() {
 // ends of the command's pipes the test process still holds. Both are this
 // check's own (by pprof label, by pipe inode), so it is exact under
 // t.Parallel. It looks again, with a capped backoff, for up to
-// DefaultLeakWait: os/exec's goroutines end just after Wait returns.
+// defaultLeakWait: os/exec's goroutines end just after Wait returns.
 func (c *check) checkLeaks(s snapshot) {
 	c.tb.Helper()
 	var (
 		gs  []goroutines.Group
-		fds []proctest.FD
+		fds []proc.FD
 	)
 	// os/exec's goroutines are runnable now and end at once, given a
 	// processor: give them this one before the first look.
@@ -275,13 +276,13 @@ func (c *check) checkLeaks(s snapshot) {
 			gs = c.scope.running()
 		}
 		if !c.cfg.noFDs && len(s.pipes) > 0 {
-			fds = proctest.FDsOn(os.Getpid(), s.pipes)
+			fds = proc.FDsOn(os.Getpid(), s.pipes)
 		}
 		return len(gs) == 0 && len(fds) == 0
 	})
 	var msgs []string
 	if len(gs) > 0 {
-		err := &LeakedGoroutinesError{groups: gs, after: "run returned", wait: c.leakWait()}
+		err := &leakedGoroutinesError{groups: gs, after: "run returned", wait: c.leakWait()}
 		c.res.Goroutines = err.Stacks()
 		for _, g := range gs {
 			c.res.LeakedGoroutines += g.Count
@@ -296,7 +297,7 @@ func (c *check) checkLeaks(s snapshot) {
 	}
 	if len(fds) > 0 {
 		c.res.Descriptors = fds
-		msgs = append(msgs, (&LeakedDescriptorsError{FDs: fds, Name: s.pipes}).Error())
+		msgs = append(msgs, (&leakedDescriptorsError{FDs: fds, Name: s.pipes}).Error())
 	}
 	if len(msgs) > 0 {
 		fix := fixWait
@@ -311,7 +312,7 @@ func (c *check) leakWait() time.Duration {
 	if c.cfg.settle > 0 {
 		return c.cfg.settle
 	}
-	return DefaultLeakWait
+	return defaultLeakWait
 }
 
 func logf(tb testing.TB, format string, args ...any) {
@@ -371,12 +372,12 @@ func (c *check) judgeUnproved(o outcome, snap snapshot) {
 }
 
 // describe turns identities into what a message says of them.
-func describe(ids []proctest.Identity, s snapshot) []proctest.Process {
+func describe(ids []proc.Identity, s snapshot) []proctest.Process {
 	var ps []proctest.Process
 	for _, id := range ids {
-		if p, ok := proctest.Describe(id, s.role(id)); ok {
+		if p, ok := proc.Describe(id, s.role(id)); ok {
 			p.Label(s.pipes)
-			ps = append(ps, p)
+			ps = append(ps, proctest.Process(p.Facts))
 		}
 	}
 	return ps
@@ -393,7 +394,7 @@ func (c *check) alive() []proctest.Process {
 // [procstate.Dying]).
 func (c *check) notDying() []proctest.Process {
 	s := c.d.mon.snapshot()
-	var ids []proctest.Identity
+	var ids []proc.Identity
 	for _, id := range c.d.tracker.Members(s.ids()) {
 		if !procstate.Dying(id) {
 			ids = append(ids, id)
@@ -406,7 +407,7 @@ func (c *check) notDying() []proctest.Process {
 func union(a, b []proctest.Process) []proctest.Process {
 	out := slices.Clone(a)
 	for _, p := range b {
-		if !slices.ContainsFunc(a, func(q proctest.Process) bool { return q.Identity == p.Identity }) {
+		if !slices.ContainsFunc(a, func(q proctest.Process) bool { return q.PID == p.PID && q.Start == p.Start }) {
 			out = append(out, p)
 		}
 	}
@@ -437,10 +438,10 @@ func (c *check) pipeHolders() []proctest.Process {
 	for _, p := range ps {
 		skip = append(skip, p.PID)
 	}
-	for _, id := range proctest.PipeHolders(s.pipes, skip...) {
-		if p, ok := proctest.Describe(id, "not the fixture's, not killed"); ok {
+	for _, id := range proc.PipeHolders(s.pipes, skip...) {
+		if p, ok := proc.Describe(id, "not the fixture's, not killed"); ok {
 			p.Label(s.pipes)
-			ps = append(ps, p)
+			ps = append(ps, proctest.Process(p.Facts))
 		}
 	}
 	return ps
@@ -458,22 +459,22 @@ func selfHolder(s snapshot) (proctest.Process, bool) {
 			out[target] = name
 		}
 	}
-	if !slices.ContainsFunc(proctest.FDsOn(os.Getpid(), out), func(fd proctest.FD) bool { return fd.Write }) {
+	if !slices.ContainsFunc(proc.FDsOn(os.Getpid(), out), func(fd proc.FD) bool { return fd.Write }) {
 		return proctest.Process{}, false
 	}
-	id, err := proctest.Identify(os.Getpid())
+	id, err := proc.Identify(os.Getpid())
 	if err != nil {
 		return proctest.Process{}, false
 	}
-	p, ok := proctest.Describe(id, "the test process itself, not killed: run kept the write end open; close it after cmd.Start")
+	p, ok := proc.Describe(id, "the test process itself, not killed: run kept the write end open; close it after cmd.Start")
 	p.Label(out)
-	return p, ok
+	return proctest.Process(p.Facts), ok
 }
 
 // writeTracker says how the fixture's processes were followed, and what
 // went wrong with it, if anything: a failure is only as good as that.
 func (c *check) writeTracker(b *strings.Builder) {
-	c.res.Tracker = c.d.Tracker() // as the fixture child's cgroup made it
+	c.res.Tracker = c.d.tracking() // as the fixture child's cgroup made it
 	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.res.Tracker)
 	for _, n := range c.d.mon.snapshot().notes {
 		fmt.Fprintf(b, "\n\t(%s)", n)

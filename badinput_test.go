@@ -66,11 +66,11 @@ func TestProcMissing(t *testing.T) {
 	for strict, want := range map[string]string{"0": "--- SKIP", "1": "--- FAIL"} {
 		cmd := exec.Command("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/proc",
 			exe, "-test.run=^TestProcMissing$", "-test.v")
-		cmd.Env = append(os.Environ(), "EXECTEST_INNER_PROC_MISSING=1", exectest.StrictEnv+"="+strict)
+		cmd.Env = append(os.Environ(), "EXECTEST_INNER_PROC_MISSING=1", "EXECTEST_STRICT"+"="+strict)
 		out, _ := cmd.CombinedOutput()
 		s := string(out)
 		if !strings.Contains(s, want) || !strings.Contains(s, "the toolkit needs /proc to identify processes") {
-			t.Errorf("NewDescendant without /proc, %s=%s: got\n%s\nwant %s with the reason", exectest.StrictEnv, strict, s, want)
+			t.Errorf("NewDescendant without /proc, %s=%s: got\n%s\nwant %s with the reason", "EXECTEST_STRICT", strict, s, want)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // crowdSize is how many unrelated processes the crowded benchmark runs.
@@ -58,7 +58,7 @@ func BenchmarkCancelCheckCrowded(b *testing.B) {
 // crowd is a shell and n sleeps in a process group of their own.
 type crowd struct {
 	cmd    *exec.Cmd
-	sleeps []proctest.Identity
+	sleeps []proc.Identity
 }
 
 func startCrowd(b *testing.B, n int) *crowd {
@@ -77,8 +77,8 @@ func startCrowd(b *testing.B, n int) *crowd {
 		c.stop()
 		b.Fatalf("crowd: got %q from its shell, want ready", line)
 	}
-	for _, pid := range proctest.Children(cmd.Process.Pid) {
-		if id, err := proctest.Identify(pid); err == nil {
+	for _, pid := range proc.Children(cmd.Process.Pid) {
+		if id, err := proc.Identify(pid); err == nil {
 			c.sleeps = append(c.sleeps, id)
 		}
 	}
@@ -95,7 +95,7 @@ func (c *crowd) stop() {
 	if c == nil {
 		return
 	}
-	if pgid := c.cmd.Process.Pid; proctest.SafeGroup(pgid) {
+	if pgid := c.cmd.Process.Pid; proc.SafeGroup(pgid) {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 	}
 	c.cmd.Wait()
@@ -103,6 +103,6 @@ func (c *crowd) stop() {
 		for end := time.Now().Add(time.Second); id.Alive() && time.Now().Before(end); {
 			time.Sleep(time.Millisecond)
 		}
-		proctest.Reap(id)
+		proc.Reap(id)
 	}
 }

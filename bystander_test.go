@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // A failing check and its cleanup kill and reap the fixture's processes
@@ -35,7 +35,7 @@ func TestBystandersAreSafe(t *testing.T) {
 	}
 
 	for name, c := range map[string]*exec.Cmd{"same group": sameGroup, "own session": ownSession} {
-		id, err := proctest.Identify(c.Process.Pid)
+		id, err := proc.Identify(c.Process.Pid)
 		if err != nil || !id.Alive() {
 			t.Errorf("bystander in %s after failing checks: got dead (%v), want alive", name, err)
 			continue

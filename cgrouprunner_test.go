@@ -17,7 +17,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/cgroup2"
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -52,7 +52,7 @@ type cgroupRun struct {
 
 func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
-		dir, err := os.MkdirTemp(r.parent, "exectest-"+proctest.OwnerTag()+"-runner-")
+		dir, err := os.MkdirTemp(r.parent, "exectest-"+proc.OwnerTag()+"-runner-")
 		if err != nil {
 			return fmt.Errorf("cgroup runner: %w", err)
 		}
@@ -225,7 +225,7 @@ func probeCgroupNamespace() error {
 // probeCgroup makes and removes a cgroup under parent, as the runner
 // will, and checks that it has cgroup.kill (linux 5.14).
 func probeCgroup(parent string) error {
-	dir, err := os.MkdirTemp(parent, "exectest-"+proctest.OwnerTag()+"-probe-")
+	dir, err := os.MkdirTemp(parent, "exectest-"+proc.OwnerTag()+"-probe-")
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/fixtures"
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/fixture"
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -34,14 +34,14 @@ import (
 // ends.
 type Descendant struct {
 	tb         testing.TB
-	spec       fixtures.Spec
+	spec       fixture.Spec
 	hermetic   bool
 	dir        string
 	argv       []string
 	script     string
 	scriptOnce sync.Once
 	mon        *monitor
-	tracker    *proctest.Tracker
+	tracker    *proc.Tracker
 	claimed    atomic.Bool
 }
 
@@ -51,7 +51,7 @@ type Descendant struct {
 // EXECTEST_STRICT=1.
 func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 	tb.Helper()
-	cfg := descendantConfig{lifetime: DefaultLifetime}
+	cfg := descendantConfig{lifetime: defaultLifetime}
 	for _, o := range opts {
 		if o != nil {
 			o.applyDescendant(&cfg)
@@ -65,7 +65,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 	}
 	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
-	d.spec = fixtures.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape}
+	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape}
 	if cfg.hermetic {
 		if !hermeticHooked() {
 			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want fixtures.Main(m) (or fixtures.Dispatch()) called from TestMain, so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
@@ -97,7 +97,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 func (d *Descendant) prepare() error {
 	var err error
 	sweepTempDir()
-	if d.dir, err = os.MkdirTemp("", "exectest-"+proctest.OwnerTag()+"-"+d.spec.Token+"-"); err != nil {
+	if d.dir, err = os.MkdirTemp("", "exectest-"+proc.OwnerTag()+"-"+d.spec.Token+"-"); err != nil {
 		return fmt.Errorf("%w (the fixture's folder goes in TMPDIR, %q: it must be a writable folder that the command under test can read)", err, os.TempDir())
 	}
 	// A relative TMPDIR gives a relative folder, and the command may run
@@ -125,7 +125,7 @@ func (d *Descendant) prepare() error {
 			return err
 		}
 	}
-	d.tracker = proctest.NewTracker(d.spec.Token)
+	d.tracker = proc.NewTracker(d.spec.Token)
 	d.spec.Cgroup = d.tracker.CgroupProcs()
 	d.spec.TestCgroup, d.spec.TestCgroupNS = d.tracker.JoinFrom()
 	// Every fixture process holds the marker FIFO (see package fixtures):
@@ -135,15 +135,15 @@ func (d *Descendant) prepare() error {
 		return err
 	}
 	if d.hermetic {
-		d.argv, err = fixtures.HermeticArgv(d.spec)
+		d.argv, err = fixture.HermeticArgv(d.spec)
 	} else {
-		d.argv = fixtures.ShellArgv(d.spec)
+		d.argv = fixture.ShellArgv(d.spec)
 	}
 	if err != nil {
 		d.tracker.Close()
 		return err
 	}
-	d.mon, err = startMonitor(d.spec.Marker, d.spec.Go, d.spec.Token, d.spec.Escape, fixtures.ExecsAfterReport(d.hermetic), d.tracker)
+	d.mon, err = startMonitor(d.spec.Marker, d.spec.Go, d.spec.Token, d.spec.Escape, fixture.ExecsAfterReport(d.hermetic), d.tracker)
 	if err != nil {
 		d.tracker.Close()
 	}
@@ -159,10 +159,10 @@ func (d *Descendant) Argv() []string { return append([]string(nil), d.argv...) }
 // first call.
 func (d *Descendant) Script() string {
 	d.scriptOnce.Do(func() {
-		body := fixtures.ShellScript(d.spec)
+		body := fixture.ShellScript(d.spec)
 		if d.hermetic {
 			var err error
-			if body, err = fixtures.HermeticScript(d.spec); err != nil {
+			if body, err = fixture.HermeticScript(d.spec); err != nil {
 				d.tb.Fatalf("exectest: Script: %v", err)
 			}
 		}
@@ -176,8 +176,8 @@ func (d *Descendant) Script() string {
 }
 
 // sweepTempDir removes, once per process, the fixture folders that killed
-// test runs left in TMPDIR (see [proctest.RemoveStale]).
-var sweepTempDir = sync.OnceFunc(func() { proctest.RemoveStale(os.TempDir(), "exectest-") })
+// test runs left in TMPDIR (see [proc.RemoveStale]).
+var sweepTempDir = sync.OnceFunc(func() { proc.RemoveStale(os.TempDir(), "exectest-") })
 
 // writeExecutable writes an executable file that a fork elsewhere in the
 // process cannot leave open for writing: a child forked while the
@@ -199,11 +199,8 @@ func writeExecutable(path string, body []byte) error {
 	return err
 }
 
-// Token is the unique string in the fixture's command lines.
-func (d *Descendant) Token() string { return d.spec.Token }
-
-// String names the fixture in messages.
-func (d *Descendant) String() string { return "exectest-" + d.spec.Token }
+// name names the fixture in messages.
+func (d *Descendant) name() string { return "exectest-" + d.spec.Token }
 
 // WaitAlive returns nil once the descendant has proved it runs in its
 // final shape: it reported from its own pid, after it escaped (with
@@ -218,7 +215,7 @@ func (d *Descendant) WaitAlive(ctx context.Context) error {
 			return nil
 		}
 		if len(s.failures) > 0 {
-			return &NotAliveError{Reason: strings.Join(s.failures, "; ")}
+			return &notAliveError{Reason: strings.Join(s.failures, "; ")}
 		}
 		select {
 		case <-s.changed:
@@ -228,16 +225,16 @@ func (d *Descendant) WaitAlive(ctx context.Context) error {
 	}
 }
 
-// NotAliveError says that the fixture reported it cannot run as asked.
-type NotAliveError struct{ Reason string }
+// notAliveError says that the fixture reported it cannot run as asked.
+type notAliveError struct{ Reason string }
 
-func (e *NotAliveError) Error() string { return "exectest: the descendant cannot run: " + e.Reason }
+func (e *notAliveError) Error() string { return "exectest: the descendant cannot run: " + e.Reason }
 
-// Process returns the descendant's identity once it has proved it runs.
-func (d *Descendant) Process() (proctest.Identity, bool) {
+// proved returns the descendant's identity once it has proved it runs.
+func (d *Descendant) proved() (proc.Identity, bool) {
 	s := d.mon.snapshot()
 	if s.proof == nil {
-		return proctest.Identity{}, false
+		return proc.Identity{}, false
 	}
 	return s.proof.id, true
 }
@@ -245,12 +242,12 @@ func (d *Descendant) Process() (proctest.Identity, bool) {
 // claim marks the fixture as used by one check.
 func (d *Descendant) claim() bool { return d.claimed.CompareAndSwap(false, true) }
 
-// Tracker says how the fixture's processes are followed: a cgroup v2, the
+// tracking says how the fixture's processes are followed: a cgroup v2, the
 // test process as child subreaper, or the fixture's own reports. It can
 // change once the command runs: a fixture child that the code under test
 // started in a cgroup of its own stays there, followed without a cgroup
-// (see [proctest.Tracker.Adopt]).
-func (d *Descendant) Tracker() string { return d.tracker.Mechanism() }
+// (see [proc.Tracker.Adopt]).
+func (d *Descendant) tracking() string { return d.tracker.Mechanism() }
 
 // killAll kills every process of the fixture: the tracker's members and
 // every process the fixture reported, by identity.
@@ -271,7 +268,7 @@ func (d *Descendant) cleanup() {
 	if killed > 0 {
 		awaitDead(d.tracker, s.ids(), time.Second)
 	}
-	d.tracker.ReapOrphans(s.ids(), func(id proctest.Identity) bool {
+	d.tracker.ReapOrphans(s.ids(), func(id proc.Identity) bool {
 		for _, k := range s.known {
 			if k.id == id {
 				return k.execChild
@@ -288,14 +285,14 @@ func (d *Descendant) cleanup() {
 	d.mon.close()
 	d.removeDir()
 	if err := errors.Join(errs...); err != nil {
-		d.tb.Errorf("exectest: cleanup of %v: %v", d, err)
+		d.tb.Errorf("exectest: cleanup of %v: %v", d.name(), err)
 	}
 }
 
 // awaitDead polls, with a capped backoff, until the tracker has no live
 // member or grace has passed: the kernel tears killed processes down
 // asynchronously.
-func awaitDead(t *proctest.Tracker, known []proctest.Identity, grace time.Duration) []proctest.Identity {
+func awaitDead(t *proc.Tracker, known []proc.Identity, grace time.Duration) []proc.Identity {
 	end := time.Now().Add(grace)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		live := t.Members(known)
@@ -329,9 +326,9 @@ func executable(path string) error {
 	return nil
 }
 
-// hermeticHooked is fixtures.Hooked, a variable so that a test can see
+// hermeticHooked is fixture.Hooked, a variable so that a test can see
 // what a test binary without the hook gets.
-var hermeticHooked = fixtures.Hooked
+var hermeticHooked = fixture.Hooked
 
 // deadline bounds d by a part of the time the test has left, so that a
 // wait never outlives go test -timeout.

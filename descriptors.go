@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // A DescriptorSnapshot is the test process's open descriptors at one
@@ -24,19 +24,19 @@ type DescriptorSnapshot struct {
 // SnapshotDescriptors records the test process's open descriptors.
 func SnapshotDescriptors() *DescriptorSnapshot {
 	s := &DescriptorSnapshot{fds: map[int]string{}}
-	for _, fd := range proctest.FDs(os.Getpid()) {
+	for _, fd := range proc.FDs(os.Getpid()) {
 		s.fds[fd.Num] = fd.Target
 	}
 	return s
 }
 
-// Find returns a [*LeakedDescriptorsError] naming the descriptors opened
-// since the snapshot that are still open after up to [DefaultLeakWait].
+// Find returns a [*leakedDescriptorsError] naming the descriptors opened
+// since the snapshot that are still open after up to [defaultLeakWait].
 func (s *DescriptorSnapshot) Find() error {
-	var left []proctest.FD
-	poll(DefaultLeakWait, func() bool {
+	var left []proc.FD
+	poll(defaultLeakWait, func() bool {
 		left = left[:0]
-		for _, fd := range proctest.FDs(os.Getpid()) {
+		for _, fd := range proc.FDs(os.Getpid()) {
 			if old, ok := s.fds[fd.Num]; (!ok || old != fd.Target) && !transient(fd.Target) {
 				left = append(left, fd)
 			}
@@ -46,7 +46,7 @@ func (s *DescriptorSnapshot) Find() error {
 	if len(left) == 0 {
 		return nil
 	}
-	return &LeakedDescriptorsError{FDs: left}
+	return &leakedDescriptorsError{FDs: left}
 }
 
 // transient is a descriptor of the kind the runtime or the check opens for
@@ -61,17 +61,17 @@ func (s *DescriptorSnapshot) VerifyNone(tb testing.TB) {
 	}
 }
 
-// LeakedDescriptorsError lists descriptors of the test process left open.
-type LeakedDescriptorsError struct {
-	FDs  []proctest.FD
+// leakedDescriptorsError lists descriptors of the test process left open.
+type leakedDescriptorsError struct {
+	FDs  []proc.FD
 	Name map[string]string // what a target is to the check: "stdout", ...
 }
 
-func (e *LeakedDescriptorsError) Error() string {
+func (e *leakedDescriptorsError) Error() string {
 	fds := slices.Clone(e.FDs)
 	// Pipes first: they are what keeps a reader or a writer waiting.
-	slices.SortStableFunc(fds, func(a, b proctest.FD) int {
-		return boolCmp(proctest.IsPipe(b.Target), proctest.IsPipe(a.Target))
+	slices.SortStableFunc(fds, func(a, b proc.FD) int {
+		return boolCmp(proc.IsPipe(b.Target), proc.IsPipe(a.Target))
 	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "exectest: descriptors of the test process left open: got %d, want 0", len(fds))
@@ -80,7 +80,7 @@ func (e *LeakedDescriptorsError) Error() string {
 		if fd.Write {
 			end = "write end"
 		}
-		if !proctest.IsPipe(fd.Target) {
+		if !proc.IsPipe(fd.Target) {
 			end = "opened for writing"
 			if !fd.Write {
 				end = "opened for reading"

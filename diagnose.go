@@ -1,6 +1,7 @@
 package exectest
 
 import (
+	"github.com/exectest/exectest/internal/proc"
 	"strings"
 
 	"github.com/exectest/exectest/proctest"
@@ -61,7 +62,7 @@ func (c *check) fixSurvivors(s snapshot) string {
 		return fixEarly
 	}
 	for _, p := range c.atReturn {
-		if !p.Identity.Alive() {
+		if !(proc.Identity{PID: p.PID, Start: p.Start}).Alive() {
 			return fixWaitFirst // not being killed when run returned, dead now
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/examples/runners"
-	"github.com/exectest/exectest/recorder"
+	"github.com/exectest/exectest/internal/recorder"
 )
 
 // durations and pids vary from run to run; the printing t masks them.
@@ -98,7 +98,7 @@ func ExampleAssertCancel_abandoning() {
 // instead of passing (and fails under EXECTEST_STRICT=1).
 func ExampleAssertCancel_vacuous() {
 	printTest(func(t testing.TB) {
-		t.Setenv(exectest.StrictEnv, "0")
+		t.Setenv("EXECTEST_STRICT", "0")
 		d := exectest.NewDescendant(t)
 		exectest.AssertCancel(t, d, func(ctx context.Context) error { return nil })
 	})

@@ -1,7 +1,8 @@
 package exectest
 
 import (
-	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/internal/fixture"
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 )
 
@@ -13,7 +14,7 @@ var VerifyTestMainCode = verifyTestMain
 // does not dispatch fixtures, until the returned function is called.
 func WithoutHermeticHook() (restore func()) {
 	hermeticHooked = func() bool { return false }
-	return func() { hermeticHooked = fixtures.Hooked }
+	return func() { hermeticHooked = fixture.Hooked }
 }
 
 // CopyGoroutines counts the scope's os/exec copy goroutines as
@@ -36,3 +37,15 @@ func AsOnOldKernels() (restore func()) {
 	procstate.EndKnown = func() bool { return false }
 	return func() { procstate.EndKnown = was }
 }
+
+// Token is the unique string in the fixture's command lines.
+func (d *Descendant) Token() string { return d.spec.Token }
+
+// Tracker says how the fixture's processes are followed.
+func (d *Descendant) Tracker() string { return d.tracking() }
+
+// Process is the descendant's identity once it has proved it runs.
+func (d *Descendant) Process() (proc.Identity, bool) { return d.proved() }
+
+// Passed is the check's own verdict.
+func (r Result) Passed() bool { return r.passed() }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/exectest/exectest/recorder"
+	"github.com/exectest/exectest/internal/recorder"
 )
 
 // fake is a test run on a recording testing.TB, so that a test can show

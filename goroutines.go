@@ -16,10 +16,10 @@ import (
 // labelKey is the pprof label that marks a scope's goroutines.
 const labelKey = "exectest.scope"
 
-// DefaultLeakWait is how long a leak check keeps looking while goroutines
+// defaultLeakWait is how long a leak check keeps looking while goroutines
 // and descriptors go away: os/exec's goroutines end a few milliseconds
 // after Wait returns, not before.
-const DefaultLeakWait = time.Second
+const defaultLeakWait = time.Second
 
 var scopes atomic.Uint64
 
@@ -98,19 +98,19 @@ func countCopyGoroutines(gs []goroutines.Group) int {
 	return n
 }
 
-// Find returns a [*LeakedGoroutinesError] naming the scope's goroutines
-// still running after up to [DefaultLeakWait], looking again with a
+// Find returns a [*leakedGoroutinesError] naming the scope's goroutines
+// still running after up to [defaultLeakWait], looking again with a
 // capped backoff; nil once none is left.
 func (s *GoroutineScope) Find() error {
 	var left []goroutines.Group
-	poll(DefaultLeakWait, func() bool {
+	poll(defaultLeakWait, func() bool {
 		left = s.running()
 		return len(left) == 0
 	})
 	if len(left) == 0 {
 		return nil
 	}
-	return &LeakedGoroutinesError{groups: left, after: "the scope's function returned", wait: DefaultLeakWait}
+	return &leakedGoroutinesError{groups: left, after: "the scope's function returned", wait: defaultLeakWait}
 }
 
 // VerifyNone fails tb if [GoroutineScope.Find] finds goroutines.
@@ -121,16 +121,16 @@ func (s *GoroutineScope) VerifyNone(tb testing.TB) {
 	}
 }
 
-// LeakedGoroutinesError lists goroutines left running, with their stacks
+// leakedGoroutinesError lists goroutines left running, with their stacks
 // trimmed to the frames that say who started them and where they wait.
-type LeakedGoroutinesError struct {
+type leakedGoroutinesError struct {
 	groups []goroutines.Group
 	after  string // what they outlived
 	wait   time.Duration
 }
 
 // Stacks returns one text per group of identical goroutines.
-func (e *LeakedGoroutinesError) Stacks() []string {
+func (e *leakedGoroutinesError) Stacks() []string {
 	out := make([]string, len(e.groups))
 	for i, g := range e.groups {
 		out[i] = g.String()
@@ -138,7 +138,7 @@ func (e *LeakedGoroutinesError) Stacks() []string {
 	return out
 }
 
-func (e *LeakedGoroutinesError) Error() string {
+func (e *leakedGoroutinesError) Error() string {
 	n := 0
 	for _, g := range e.groups {
 		n += g.Count

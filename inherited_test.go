@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -52,7 +52,7 @@ func inheritStderr(argv []string) func(context.Context) error {
 // and a terminal; run as part of the suite, it sees whatever go test gave.
 func TestCorrectRunnerInheritingTheTestsOutput(t *testing.T) {
 	for _, fd := range []int{1, 2} {
-		target, err := proctest.FDTarget(os.Getpid(), fd)
+		target, err := proc.FDTarget(os.Getpid(), fd)
 		t.Logf("the test process's fd %d: %s (err = %v)", fd, target, err)
 	}
 	for _, sh := range shapes {

@@ -12,7 +12,7 @@ import (
 
 // Ctrl-C and kill(1) end a test binary without its cleanups: its fixture
 // processes, their cgroups and folders would stay until the next run (see
-// proctest.RemoveStale). So while a fixture is in use, and only then, the
+// proc.RemoveStale). So while a fixture is in use, and only then, the
 // test binary catches SIGINT and SIGTERM: it kills the fixtures' processes,
 // removes their cgroups and folders, and raises the signal again with the
 // catch undone, so that the process dies of it as it would have.

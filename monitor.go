@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/marker"
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
-	"github.com/exectest/exectest/proctest"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,7 +30,7 @@ type monitor struct {
 	cancel  atomic.Bool // the check has cancelled: a fixture process may die any moment
 	f       *os.File
 	goAhead *os.File // the fixture child waits for a line here before it forks
-	tracker *proctest.Tracker
+	tracker *proc.Tracker
 	done    chan struct{} // the reader has ended
 
 	mu         sync.Mutex
@@ -40,8 +40,8 @@ type monitor struct {
 	before     map[string]bool   // pipes open in the test process before run: none is the command's (see openBeforeRun)
 	pipes      map[string]string // the command's own stdio pipes: "pipe:[1234]" -> "stdout"
 	stdio      stdioSeen
-	childStdio [3]string     // what the first fixture child's fds 0-2 point to, "" where unreadable
-	child      proctest.Stat // the fixture child as it started, in the test's namespace
+	childStdio [3]string // what the first fixture child's fds 0-2 point to, "" where unreadable
+	child      proc.Stat // the fixture child as it started, in the test's namespace
 	notes      []string
 	started    int
 	proof      *proof
@@ -50,7 +50,7 @@ type monitor struct {
 }
 
 type knownProcess struct {
-	id   proctest.Identity
+	id   proc.Identity
 	role string
 	// execChild says the process is a child of the test process from the
 	// start, so os/exec waits for it and the toolkit must never reap it.
@@ -59,13 +59,13 @@ type knownProcess struct {
 
 // proof is the descendant's own report, checked against /proc.
 type proof struct {
-	id    proctest.Identity
-	stat  proctest.Stat // as the descendant saw itself, in its PID namespace
-	comm  string        // the program it runs once proved: sleep, or the hermetic role's
+	id    proc.Identity
+	stat  proc.Stat // as the descendant saw itself, in its PID namespace
+	comm  string    // the program it runs once proved: sleep, or the hermetic role's
 	watch *procstate.Watch
 }
 
-func startMonitor(path, goPath, token string, escape, execs bool, tracker *proctest.Tracker) (*monitor, error) {
+func startMonitor(path, goPath, token string, escape, execs bool, tracker *proc.Tracker) (*monitor, error) {
 	// O_RDWR keeps a writer open, so the reader never sees EOF between the
 	// fixture's reports, and a writer never blocks waiting for a reader.
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -107,8 +107,8 @@ func (m *monitor) close() {
 func (m *monitor) handle(e marker.Event) {
 	// Resolving a pid reads /proc: do it before taking the lock.
 	var (
-		st     proctest.Stat
-		id     proctest.Identity
+		st     proc.Stat
+		id     proc.Identity
 		reason string
 		gone   bool
 	)
@@ -138,7 +138,7 @@ func (m *monitor) handle(e marker.Event) {
 	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
 	}
-	var childStat proctest.Stat
+	var childStat proc.Stat
 	if started && reason == "" {
 		childStat, _ = id.Stat() // its group and session in the test's namespace
 	}
@@ -166,7 +166,7 @@ func (m *monitor) handle(e marker.Event) {
 		if m.childStdio == ([3]string{}) {
 			m.childStdio = stdio
 		}
-		if m.child == (proctest.Stat{}) {
+		if m.child == (proc.Stat{}) {
 			m.child = childStat
 		}
 		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
@@ -217,7 +217,7 @@ const sleepComm = "sleep"
 // instead, or never sleeps, and the check would pass vacuously. It returns
 // the reason the proof fails, or "", and raced: the cancel killed it
 // first, which proves nothing either way.
-func (m *monitor) awaitExec(id proctest.Identity, was string) (reason string, raced bool) {
+func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced bool) {
 	began := time.Now()
 	end := began.Add(execWait)
 	for sleep := 20 * time.Microsecond; ; sleep = min(2*sleep, execPollCap(time.Since(began))) {
@@ -290,7 +290,7 @@ func (m *monitor) lapse() string {
 	}
 	for fd := 1; fd <= 2; fd++ {
 		want := s.childStdio[fd]
-		got, err := proctest.FDTarget(p.id.PID, fd)
+		got, err := proc.FDTarget(p.id.PID, fd)
 		if want != "" && err == nil && got != want {
 			return fmt.Sprintf("pid %d: fd %d: got %s, want the command's %s", p.id.PID, fd, got, want)
 		}
@@ -310,17 +310,17 @@ func (m *monitor) diedAfterReport(pid int) string {
 // identify turns a report into an identity in the test's PID namespace:
 // the process that fits the report and holds the fixture's FIFO open.
 // gone says the process exited before it could be found.
-func identify(e marker.Event, fifo string) (st proctest.Stat, id proctest.Identity, reason string, gone bool) {
+func identify(e marker.Event, fifo string) (st proc.Stat, id proc.Identity, reason string, gone bool) {
 	if e.Stat == "" {
 		return st, id, fmt.Sprintf("pid %d could not read /proc/self/stat: mount /proc where the command runs", e.PID), false
 	}
-	st, err := proctest.ParseStat(e.Stat)
+	st, err := proc.ParseStat(e.Stat)
 	if err != nil {
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), false
 	}
-	id, err = proctest.ResolveHolding(st.PID, st.Start, fifo)
+	id, err = proc.ResolveHolding(st.PID, st.Start, fifo)
 	if err != nil {
-		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proctest.ErrGone)
+		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proc.ErrGone)
 	}
 	return st, id, "", false
 }
@@ -345,7 +345,7 @@ type stdioSeen struct {
 func readStdio(pid int) (targets [3]string, read bool) {
 	read = true
 	for fd := range targets {
-		t, err := proctest.FDTarget(pid, fd)
+		t, err := proc.FDTarget(pid, fd)
 		targets[fd], read = t, read && err == nil
 	}
 	return targets, read
@@ -378,7 +378,7 @@ func stdioPipes(targets [3]string) map[string]string {
 	pipes := map[string]string{}
 	for fd, name := range [...]string{"stdin", "stdout", "stderr"} {
 		target := targets[fd]
-		if !proctest.IsPipe(target) {
+		if !proc.IsPipe(target) {
 			continue
 		}
 		if prev, ok := pipes[target]; ok {
@@ -405,7 +405,7 @@ type snapshot struct {
 	pipes      map[string]string
 	stdio      stdioSeen
 	childStdio [3]string
-	child      proctest.Stat
+	child      proc.Stat
 	notes      []string
 }
 
@@ -424,8 +424,8 @@ func (s snapshot) stdioWithoutPipes() ([]string, bool) {
 }
 
 // ids lists the identities of the known processes.
-func (s snapshot) ids() []proctest.Identity {
-	ids := make([]proctest.Identity, len(s.known))
+func (s snapshot) ids() []proc.Identity {
+	ids := make([]proc.Identity, len(s.known))
 	for i, k := range s.known {
 		ids[i] = k.id
 	}
@@ -433,7 +433,7 @@ func (s snapshot) ids() []proctest.Identity {
 }
 
 // role says what the fixture knows a process as.
-func (s snapshot) role(id proctest.Identity) string {
+func (s snapshot) role(id proc.Identity) string {
 	for _, k := range s.known {
 		if k.id == id {
 			return k.role

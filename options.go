@@ -32,7 +32,7 @@ type assertConfig struct {
 }
 
 func newAssertConfig(opts []Option) assertConfig {
-	c := assertConfig{bound: DefaultBound, proofTimeout: DefaultProofTimeout}
+	c := assertConfig{bound: defaultBound, proofTimeout: defaultProofTimeout}
 	for _, o := range opts {
 		if o != nil {
 			o.applyAssert(&c)
@@ -41,27 +41,21 @@ func newAssertConfig(opts []Option) assertConfig {
 	return c
 }
 
-// DefaultBound is how soon after cancel run must return unless [Within]
+// defaultBound is how soon after cancel run must return unless [Within]
 // says otherwise.
-const DefaultBound = time.Second
+const defaultBound = time.Second
 
-// DefaultProofTimeout is how long [AssertCancel] waits for the descendant's
+// defaultProofTimeout is how long [AssertCancel] waits for the descendant's
 // proof of life unless [ProofTimeout] says otherwise.
-const DefaultProofTimeout = 10 * time.Second
+const defaultProofTimeout = 10 * time.Second
 
 // Within sets how soon after the cancel run must return (default
-// [DefaultBound]). Past it the check fails, kills the fixture's processes
+// [defaultBound]). Past it the check fails, kills the fixture's processes
 // so that run can return, and reports who held the pipe.
 func Within(bound time.Duration) Option {
 	return assertOption(func(c *assertConfig) {
 		positive(&c.errs, "exectest.Within: bound", bound, func() { c.bound = bound })
 	})
-}
-
-// CancelWhenAlive cancels run's context as soon as the descendant has
-// proved it runs in its final shape. It is the default.
-func CancelWhenAlive() Option {
-	return assertOption(func(c *assertConfig) { c.mode = cancelWhenAlive })
 }
 
 // CancelAfter cancels run's context d after run starts, whether or not the
@@ -89,7 +83,7 @@ func CancelAfterRandom(min, max time.Duration) Option {
 }
 
 // ProofTimeout sets how long to wait for the descendant's proof of life
-// before the check skips (default [DefaultProofTimeout], capped by the
+// before the check skips (default [defaultProofTimeout], capped by the
 // test's deadline).
 func ProofTimeout(d time.Duration) Option {
 	return assertOption(func(c *assertConfig) {
@@ -99,7 +93,7 @@ func ProofTimeout(d time.Duration) Option {
 
 // SettleTime sets how long the checks after run returns keep looking while
 // goroutines end and killed processes are torn down (defaults:
-// [DefaultLeakWait] for goroutines and descriptors, 500ms for processes).
+// [defaultLeakWait] for goroutines and descriptors, 500ms for processes).
 // A leak costs the check this long; a clean run does not wait. Shorten it
 // for stress runs of broken runners, never below what the machine needs
 // to tear a process down.
@@ -137,9 +131,9 @@ type descendantConfig struct {
 	errs     []string
 }
 
-// DefaultLifetime is how long the descendant lives if nothing kills it,
+// defaultLifetime is how long the descendant lives if nothing kills it,
 // unless [Lifetime] says otherwise.
-const DefaultLifetime = 20 * time.Second
+const defaultLifetime = 20 * time.Second
 
 // Escaping makes the descendant leave its process group and session
 // (setsid), as daemons do, before it proves it runs: a process-group kill
@@ -152,7 +146,7 @@ func Escaping() DescendantOption {
 }
 
 // Lifetime sets how long the descendant lives if nothing kills it (default
-// [DefaultLifetime]). A hung check costs the bound, not this.
+// [defaultLifetime]). A hung check costs the bound, not this.
 func Lifetime(d time.Duration) DescendantOption {
 	return descendantOption(func(c *descendantConfig) {
 		positive(&c.errs, "exectest.Lifetime", d, func() { c.lifetime = d })
@@ -181,9 +175,9 @@ type policyConfig struct {
 	waitDelay time.Duration
 }
 
-// DefaultWaitDelay is the backstop [ApplyCancelPolicy] sets when the
+// defaultWaitDelay is the backstop [ApplyCancelPolicy] sets when the
 // command has none and [WaitDelay] is not given.
-const DefaultWaitDelay = 2 * time.Second
+const defaultWaitDelay = 2 * time.Second
 
 // WaitDelay sets the command's WaitDelay: how long Wait waits for the
 // output pipes to close after the process exits or is cancelled, before it

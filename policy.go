@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"syscall"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -18,7 +18,7 @@ import (
 //   - Cancel sends SIGKILL to that group; a group already gone counts as
 //     done ([os.ErrProcessDone]), and a group id of 0 or 1 or the caller's
 //     own is never signalled (only the child is killed then);
-//   - WaitDelay (default [DefaultWaitDelay]) is the backstop for a
+//   - WaitDelay (default [defaultWaitDelay]) is the backstop for a
 //     descendant that left the group (setsid): Wait stops waiting for it
 //     and closes the pipes, and returns the command's own error (or
 //     [exec.ErrWaitDelay] if the command had otherwise succeeded). The
@@ -40,7 +40,7 @@ func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) {
 	}
 	cfg := policyConfig{waitDelay: cmd.WaitDelay}
 	if cfg.waitDelay <= 0 {
-		cfg.waitDelay = DefaultWaitDelay
+		cfg.waitDelay = defaultWaitDelay
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -62,7 +62,7 @@ func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) {
 // killGroup kills the process group led by p, the group ApplyCancelPolicy
 // put it in.
 func killGroup(p *os.Process) error {
-	if !proctest.SafeGroup(p.Pid) {
+	if !proc.SafeGroup(p.Pid) {
 		return p.Kill()
 	}
 	err := unix.Kill(-p.Pid, unix.SIGKILL)

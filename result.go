@@ -3,6 +3,7 @@ package exectest
 import (
 	"time"
 
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -21,7 +22,7 @@ type Result struct {
 	// won the race with the fixture's start-up.
 	Proved bool
 	// Descendant is the descendant's identity, once it proved it runs.
-	Descendant proctest.Identity
+	Descendant proc.Identity
 	// Early says run returned before the cancel.
 	Early bool
 	// Hung says run did not return within the bound.
@@ -32,7 +33,7 @@ type Result struct {
 	// Survivors are the fixture processes alive after run returned.
 	Survivors []proctest.Process
 	// Tracker says how the fixture's processes were followed (see
-	// [proctest.Tracker]): a command that the code under test started in
+	// [proc.Tracker]): a command that the code under test started in
 	// a cgroup of its own is left there, and followed without one.
 	Tracker string
 	// CopyGoroutines is how many os/exec copy goroutines (a pipe between a
@@ -47,7 +48,7 @@ type Result struct {
 	LeakedGoroutines int
 	// Descriptors are the test process's descriptors on the command's
 	// pipes still open after run returned.
-	Descriptors []proctest.FD
+	Descriptors []proc.FD
 	// Panic is the value run panicked with, if it did.
 	Panic any
 	// Returned is false if run never returned, even after the fixture's
@@ -55,8 +56,8 @@ type Result struct {
 	Returned bool
 }
 
-// Passed reports whether the check found nothing wrong.
-func (r Result) Passed() bool {
+// passed reports whether the check found nothing wrong.
+func (r Result) passed() bool {
 	return r.Returned && !r.Hung && len(r.Survivors) == 0 && r.Panic == nil &&
 		len(r.Goroutines) == 0 && len(r.Descriptors) == 0
 }

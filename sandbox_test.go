@@ -10,7 +10,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwraptest"
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // needBwrap skips unless bubblewrap runs here, or fails under
@@ -71,7 +71,7 @@ func TestAssertCancelSandbox(t *testing.T) {
 	for _, sh := range shapes {
 		for _, c := range cases {
 			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
-				t.Setenv(exectest.StrictEnv, "0")
+				t.Setenv("EXECTEST_STRICT", "0")
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb, sh.opts...)
 					exectest.AssertCancel(tb, d, sandboxed(c.flags, c.run)(d.Argv()))
@@ -105,7 +105,7 @@ func both(v string) map[string]string { return map[string]string{"shell": v, "he
 func TestParallelSandboxesKeepTheirOwnFixtures(t *testing.T) {
 	needBwrap(t)
 	var mu sync.Mutex
-	claimed := map[proctest.Identity]string{}
+	claimed := map[proc.Identity]string{}
 	for _, sh := range shapes {
 		for i := range 6 {
 			t.Run(fmt.Sprintf("%s/%d", sh.name, i), func(t *testing.T) {

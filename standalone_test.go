@@ -2,7 +2,6 @@ package exectest_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -20,9 +19,8 @@ func TestGoroutineScope(t *testing.T) {
 		go func() { <-release }() // the helper that always leaks
 	})
 	err := leaky.Find()
-	var lg *exectest.LeakedGoroutinesError
-	if !errors.As(err, &lg) || !strings.Contains(err.Error(), "got 1, want 0") || !strings.Contains(err.Error(), "TestGoroutineScope") {
-		t.Errorf("Find with a leaked goroutine: got %v, want a LeakedGoroutinesError naming it", err)
+	if err == nil || !strings.Contains(err.Error(), "got 1, want 0") || !strings.Contains(err.Error(), "TestGoroutineScope") {
+		t.Errorf("Find with a leaked goroutine: got %v, want an error naming it", err)
 	}
 	close(release)
 	if err := leaky.Find(); err != nil {
@@ -45,8 +43,7 @@ func TestDescriptorSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = snap.Find()
-	var ld *exectest.LeakedDescriptorsError
-	if !errors.As(err, &ld) || len(ld.FDs) != 2 || !strings.Contains(err.Error(), "pipe:[") ||
+	if err == nil || strings.Count(err.Error(), "\n\tfd ") != 2 || !strings.Contains(err.Error(), "pipe:[") ||
 		!strings.Contains(err.Error(), "read end") || !strings.Contains(err.Error(), "write end") {
 		t.Errorf("Find with an open pipe: got %v, want both ends named", err)
 	}

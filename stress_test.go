@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/unsharetest"
-	"github.com/exectest/exectest/proctest"
 )
 
 // StressEnv selects the stress tests' size: "long" is CI's 100 runs of
@@ -142,7 +142,7 @@ func startBurners(t *testing.T, n int) {
 		cmds = append(cmds, cmd)
 	}
 	t.Cleanup(func() {
-		if proctest.SafeGroup(pgid) {
+		if proc.SafeGroup(pgid) {
 			syscall.Kill(-pgid, syscall.SIGKILL)
 		}
 		var wg sync.WaitGroup

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 	"go.uber.org/goleak"
 )
@@ -28,7 +29,7 @@ func VerifyTestMain(m *testing.M) {
 }
 
 func verifyTestMain(m interface{ Run() int }, stderr io.Writer) int {
-	if err := proctest.EnableSubreaper(); err != nil {
+	if err := proc.EnableSubreaper(); err != nil {
 		fmt.Fprintf(stderr, "exectest: no child subreaper (%v): escaped orphans go unseen\n", err)
 	}
 	goBase, procBase := goleak.IgnoreCurrent(), proctest.IgnoreCurrent()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/marker"
 )
 
@@ -16,9 +16,9 @@ import (
 // returned no exit status: the command may never have started). Without
 // a report, the exit status is all the test hears from the fixture: it
 // exits with a status of its own when it cannot open its FIFO (see
-// fixtures.CannotReport), and its own words are there only if the code
+// fixture.CannotReport), and its own words are there only if the code
 // under test kept the command's stderr in the error (Cmd.Output does).
-func ranUnreported(err error, s fixtures.Spec) string {
+func ranUnreported(err error, s fixture.Spec) string {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ProcessState == nil {
 		return ""
@@ -28,7 +28,7 @@ func ranUnreported(err error, s fixtures.Spec) string {
 		fmt.Fprintf(&b, "the command ran and ended by a signal (%v) before the fixture child reported", ws.Signal())
 	} else {
 		fmt.Fprintf(&b, "the command ran and exited with status %d before the fixture child reported", ee.ExitCode())
-		if m := fixtures.CannotReport(ee.ExitCode(), s); m != "" {
+		if m := fixture.CannotReport(ee.ExitCode(), s); m != "" {
 			b.WriteString(": " + m)
 		}
 	}

@@ -26,7 +26,7 @@ func policyOutput(argv []string) func(context.Context) error {
 // the message must say so, and why, not that the command never started.
 func TestAssertCancelFixtureCannotReport(t *testing.T) {
 	needBwrap(t)
-	t.Setenv(exectest.StrictEnv, "0")
+	t.Setenv("EXECTEST_STRICT", "0")
 	status := "the command ran and exited with status 121 before the fixture child reported: status 121 from the fixture: it found no report FIFO at "
 	cases := []struct {
 		name string

@@ -77,11 +77,11 @@ func (c *check) judgeEarlySeries(snap snapshot) {
 	s.started = s.started || snap.started > 0 || snap.proof != nil
 	n, started := s.checks, s.started
 	s.mu.Unlock()
-	if started || n < earlySeriesLength || !c.res.Passed() {
+	if started || n < earlySeriesLength || !c.res.passed() {
 		return
 	}
 	skipVacuous(c.tb, "exectest: early-cancel checks of %s: got %d in which the fixture never started, want it to start in at least one, so the checks pass vacuously\n"+
-		"fix: check that run runs d.Argv(), and cancel later (CancelAfterRandom with a later max) or use the default, CancelWhenAlive, which waits for the proof of life\nthe fixture (this check): %s",
+		"fix: check that run runs d.Argv(), and cancel later (CancelAfterRandom with a later max) or use the default (no cancel option), which waits for the proof of life\nthe fixture (this check): %s",
 		c.tb.Name(), n, snap)
 }
 

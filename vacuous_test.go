@@ -81,7 +81,7 @@ func brokenSleepIsNeverAPass(t *testing.T, runs int) {
 				continue // it sleeps at the cancel, and the group kill ends it: a true pass
 			}
 			t.Run(name+"/"+rname, func(t *testing.T) {
-				t.Setenv(exectest.StrictEnv, "0")
+				t.Setenv("EXECTEST_STRICT", "0")
 				for i := range runs {
 					f := runFake(t, func(tb testing.TB) {
 						d := exectest.NewDescendant(tb)
@@ -101,13 +101,13 @@ func brokenSleepIsNeverAPass(t *testing.T, runs int) {
 		}
 	}
 	t.Run("strict", func(t *testing.T) {
-		t.Setenv(exectest.StrictEnv, "1")
+		t.Setenv("EXECTEST_STRICT", "1")
 		flags := brokenSleeps(t)["sleep sleeps 150ms"]
 		f := runFake(t, func(tb testing.TB) {
 			d := exectest.NewDescendant(tb)
 			exectest.AssertCancel(tb, d, sandboxed(flags, defaultCancel)(d.Argv()))
 		})
-		f.wantVerdict(t, "fail", "ended on its own (exited with status 0)", "so the check would pass vacuously", "fix: ", exectest.StrictEnv)
+		f.wantVerdict(t, "fail", "ended on its own (exited with status 0)", "so the check would pass vacuously", "fix: ", "EXECTEST_STRICT")
 	})
 }
 
@@ -197,7 +197,7 @@ func TestEarlyCancelSeriesThatNeverStarts(t *testing.T) {
 		"after random 0-20ms": exectest.CancelAfterRandom(0, 20*time.Millisecond),
 	} {
 		t.Run(name, func(t *testing.T) {
-			t.Setenv(exectest.StrictEnv, "0")
+			t.Setenv("EXECTEST_STRICT", "0")
 			for i := 1; i <= 20; i++ {
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb)

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // The tests of what a killed or interrupted test binary leaves behind
@@ -69,7 +69,7 @@ func TestVictim(t *testing.T) {
 		t.Fatal(err)
 	}
 	desc, _ := d.Process()
-	child, err := proctest.Identify(cmd.Process.Pid)
+	child, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestVictim(t *testing.T) {
 	if cg, ok := strings.CutPrefix(d.Tracker(), "cgroup v2 "); ok {
 		fmt.Printf("victim: cgroup %s\n", cg)
 	}
-	for _, id := range []proctest.Identity{child, desc} {
+	for _, id := range []proc.Identity{child, desc} {
 		fmt.Printf("victim: process %d %d\n", id.PID, id.Start)
 	}
 	switch handler {
@@ -155,7 +155,7 @@ type victim struct {
 	folder  string
 	cgroup  string
 	tracker string
-	procs   []proctest.Identity
+	procs   []proc.Identity
 }
 
 // startVictim starts the victim and returns once its fixture has proved
@@ -196,7 +196,7 @@ func startVictim(t *testing.T, tmp, shape, handler string) *victim {
 		case strings.HasPrefix(rest, "tracked by "):
 			v.tracker = strings.TrimPrefix(rest, "tracked by ")
 		case strings.HasPrefix(rest, "process "):
-			var id proctest.Identity
+			var id proc.Identity
 			if _, err := fmt.Sscanf(rest, "process %d %d", &id.PID, &id.Start); err != nil {
 				t.Fatalf("victim said %q: %v", line, err)
 			}
@@ -224,10 +224,10 @@ func (v *victim) wait() error {
 
 // live lists the victim's fixture processes still alive after up to
 // grace: the kernel tears killed processes down asynchronously.
-func (v *victim) live(grace time.Duration) []proctest.Identity {
+func (v *victim) live(grace time.Duration) []proc.Identity {
 	end := time.Now().Add(grace)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		var live []proctest.Identity
+		var live []proc.Identity
 		for _, id := range v.procs {
 			if id.Alive() {
 				live = append(live, id)
@@ -251,10 +251,10 @@ func (v *victim) remove(t *testing.T) {
 	}
 	v.live(5 * time.Second)
 	for _, id := range v.procs {
-		proctest.Reap(id)
+		proc.Reap(id)
 	}
 	if v.cgroup != "" {
-		c := &proctest.Cgroup{Path: v.cgroup}
+		c := &proc.Cgroup{Path: v.cgroup}
 		c.Kill()
 		c.Remove()
 	}

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/recorder"
 	"github.com/exectest/exectest/proctest"
-	"github.com/exectest/exectest/recorder"
 )
 
 var pidRE = regexp.MustCompile(`pid \d+`)
@@ -48,8 +49,8 @@ func ExampleVerifyNone() {
 func ExampleIdentity_Kill() {
 	cmd := exec.Command("/bin/sleep", "60")
 	cmd.Start()
-	id, _ := proctest.Identify(cmd.Process.Pid)
-	stranger := proctest.Identity{PID: id.PID, Start: id.Start + 1} // same pid, later start
+	id, _ := proc.Identify(cmd.Process.Pid)
+	stranger := proc.Identity{PID: id.PID, Start: id.Start + 1} // same pid, later start
 	fmt.Println(stranger.Kill(), id.Alive())
 	fmt.Println(id.Kill(), cmd.Wait())
 	// Output:

@@ -1,6 +1,10 @@
 package proctest
 
-import "time"
+import (
+	"time"
+
+	"github.com/exectest/exectest/internal/proc"
+)
 
 // An Option changes what [Find], [VerifyNone] and [VerifyTestMain] accept.
 type Option interface{ apply(*verifyConfig) }
@@ -14,11 +18,11 @@ type verifyConfig struct {
 	maxWait time.Duration
 }
 
-// DefaultMaxWait is how long [Find] keeps looking while processes exit.
-const DefaultMaxWait = time.Second
+// defaultMaxWait is how long [Find] keeps looking while processes exit.
+const defaultMaxWait = time.Second
 
 func newVerifyConfig(opts []Option) verifyConfig {
-	c := verifyConfig{maxWait: DefaultMaxWait}
+	c := verifyConfig{maxWait: defaultMaxWait}
 	for _, o := range opts {
 		if o != nil {
 			o.apply(&c)
@@ -31,11 +35,11 @@ func newVerifyConfig(opts []Option) verifyConfig {
 // the option is made: pass it where the test starts (defer evaluates it
 // there).
 func IgnoreCurrent() Option {
-	base := map[Identity]bool{}
-	for _, id := range liveDescendants() {
+	base := map[proc.Identity]bool{}
+	for _, id := range proc.LiveDescendants() {
 		base[id] = true
 	}
-	return IgnoreProcess(func(p Process) bool { return base[p.Identity] })
+	return IgnoreProcess(func(p Process) bool { return base[proc.Facts(p).ID()] })
 }
 
 // IgnoreProcess ignores the processes for which f returns true.
@@ -43,8 +47,7 @@ func IgnoreProcess(f func(Process) bool) Option {
 	return optionFunc(func(c *verifyConfig) { c.ignore = append(c.ignore, f) })
 }
 
-// MaxWait sets how long [Find] keeps looking while processes exit (default
-// [DefaultMaxWait]): the kernel tears processes down asynchronously, so a
+// MaxWait sets how long [Find] keeps looking while processes exit (default 1s): the kernel tears processes down asynchronously, so a
 // process killed just before the check may still be listed for a moment.
 func MaxWait(d time.Duration) Option {
 	return optionFunc(func(c *verifyConfig) { c.maxWait = d })

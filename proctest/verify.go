@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // TestingT is the part of testing.TB that [VerifyNone] uses.
@@ -16,46 +17,53 @@ type TestingT interface {
 
 // Find returns an error naming every live process below the test process
 // that is not ignored, or nil. It keeps looking, with a capped backoff, up
-// to [MaxWait] while such processes exit. Zombies count as dead, and the
-// processes of a fixture still in use are left to its own check. The
-// processes it names are killed (by identity), so that a leak is reported
-// once and not by every later check; they are not reaped, since their
-// owner may still wait for them.
+// to [MaxWait] (default 1s) while such processes exit. Zombies count as
+// dead, and the processes of an exectest fixture still in use are left to
+// its own check. Like goleak's Find, it only finds: [VerifyNone] and
+// [VerifyTestMain] also kill what they report.
 //
 // What it can attribute: processes below the test process. A process that
 // escaped by a double fork or setsid and whose parent exited is below it
-// only when the test process is a child subreaper ([EnableSubreaper];
-// [VerifyTestMain] turns it on). Under t.Parallel, Find cannot tell which
-// test started a process: another test's processes are reported too.
-// Call it from tests that do not run in parallel, or use IgnoreProcess to
-// scope it; exectest.AssertCancel tracks its own fixture per check instead.
+// only when the test process is a child subreaper ([VerifyTestMain] makes
+// it one). Under t.Parallel, Find cannot tell which test started a
+// process: another test's processes are reported too. Call it from tests
+// that do not run in parallel, or scope it with [IgnoreProcess];
+// exectest.AssertCancel tracks its own fixture per check instead.
 func Find(opts ...Option) error {
-	c := newVerifyConfig(opts)
+	found := find(newVerifyConfig(opts))
+	if len(found) == 0 {
+		return nil
+	}
+	return &foundError{found}
+}
+
+func find(c verifyConfig) []Process {
 	end := time.Now().Add(c.maxWait)
 	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
 		found := c.unexpected()
-		if len(found) == 0 {
-			return nil
-		}
-		if time.Now().After(end) {
-			// Reported is enough: left running, they would be found again
-			// by every later check.
-			for _, p := range found {
-				p.Kill()
-			}
-			return &FoundError{Processes: found}
+		if len(found) == 0 || time.Now().After(end) {
+			return found
 		}
 		time.Sleep(wait)
 	}
 }
 
-// FoundError lists the unexpected processes [Find] found.
-type FoundError struct{ Processes []Process }
+// kill kills what a check reported, by identity, so that a leak is
+// reported once and not by every later check. It reaps nothing: the
+// processes' owner may still wait for them.
+func kill(found []Process) {
+	for _, p := range found {
+		proc.Facts(p).ID().Kill()
+	}
+}
 
-func (e *FoundError) Error() string {
+// foundError lists the unexpected processes [Find] found.
+type foundError struct{ processes []Process }
+
+func (e *foundError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "proctest: unexpected processes below the test process: got %d, want 0", len(e.Processes))
-	for _, p := range e.Processes {
+	fmt.Fprintf(&b, "proctest: unexpected processes below the test process: got %d, want 0", len(e.processes))
+	for _, p := range e.processes {
 		b.WriteString("\n\t" + p.String())
 	}
 	return b.String()
@@ -63,15 +71,15 @@ func (e *FoundError) Error() string {
 
 func (c verifyConfig) unexpected() []Process {
 	var found []Process
-	for _, id := range liveDescendants() {
-		if tracked(id) {
+	for _, id := range proc.LiveDescendants() {
+		if proc.Tracked(id) {
 			continue
 		}
-		p, ok := Describe(id, "")
-		if !ok || c.ignored(p) {
+		p, ok := proc.Describe(id, "")
+		if !ok || c.ignored(Process(p.Facts)) {
 			continue
 		}
-		found = append(found, p)
+		found = append(found, Process(p.Facts))
 	}
 	return found
 }
@@ -85,14 +93,17 @@ func (c verifyConfig) ignored(p Process) bool {
 	return false
 }
 
-// VerifyNone fails t for every unexpected process [Find] finds. Use it at
-// the end of a test, typically deferred with [IgnoreCurrent]:
+// VerifyNone fails t for every unexpected process [Find] finds, and kills
+// them (by pid and start time), so that the next check does not report
+// them again. Use it at the end of a test, typically deferred with
+// [IgnoreCurrent]:
 //
 //	defer proctest.VerifyNone(t, proctest.IgnoreCurrent())
 func VerifyNone(t TestingT, opts ...Option) {
 	t.Helper()
-	if err := Find(opts...); err != nil {
-		t.Errorf("%v", err)
+	if found := find(newVerifyConfig(opts)); len(found) > 0 {
+		kill(found)
+		t.Errorf("%v\n(killed now)", &foundError{found})
 	}
 }
 
@@ -109,7 +120,7 @@ func VerifyTestMain(m TestingM, opts ...Option) {
 }
 
 func verifyTestMain(m TestingM, opts ...Option) int {
-	if err := subreaper(); err != nil {
+	if err := proc.Subreaper(); err != nil {
 		fmt.Fprintf(os.Stderr, "proctest: no child subreaper (%v): escaped orphans go unseen\n", err)
 	}
 	opts = append([]Option{IgnoreCurrent()}, opts...)
@@ -117,43 +128,10 @@ func verifyTestMain(m TestingM, opts ...Option) int {
 	if code != 0 {
 		return code
 	}
-	if err := Find(opts...); err != nil {
-		fmt.Fprintf(os.Stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", err)
+	if found := find(newVerifyConfig(opts)); len(found) > 0 {
+		kill(found)
+		fmt.Fprintf(os.Stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", &foundError{found})
 		return 1
 	}
 	return 0
-}
-
-func liveDescendants() []Identity {
-	var ids []Identity
-	for _, pid := range Descendants(os.Getpid()) {
-		if id, err := Identify(pid); err == nil && id.Alive() {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
-// active holds the trackers of fixtures in use: their processes are their
-// own check's business, not a leak of whichever test runs Find.
-var active sync.Map // *Tracker -> struct{}
-
-func tracked(id Identity) bool {
-	found := false
-	active.Range(func(k, _ any) bool {
-		t := k.(*Tracker)
-		t.mu.Lock()
-		seen, ok := t.seen[id.PID]
-		found = ok && seen == id
-		for _, r := range t.roots {
-			found = found || r == id
-		}
-		cg := t.cgroup
-		t.mu.Unlock()
-		if !found && cg != nil {
-			found = cg.contains(id.PID)
-		}
-		return !found
-	})
-	return found
 }

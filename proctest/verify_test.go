@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -85,7 +86,7 @@ func TestIgnoreCurrentAndIgnoreProcess(t *testing.T) {
 }
 
 func TestFindSeesADoubleForkEscapee(t *testing.T) {
-	if !proctest.IsSubreaper() {
+	if !proc.IsSubreaper() {
 		t.Fatalf("test binary: got no child subreaper, want one (VerifyTestMain turns it on)")
 	}
 	base := proctest.IgnoreCurrent()
@@ -96,14 +97,14 @@ func TestFindSeesADoubleForkEscapee(t *testing.T) {
 	}
 	pid := 0
 	fmt.Sscan(string(out), &pid)
-	id, err := proctest.Identify(pid)
+	id, err := proc.Identify(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		id.Kill()
 		for range 1000 {
-			if proctest.Reap(id) || !id.Alive() && !isZombie(id) {
+			if proc.Reap(id) || !id.Alive() && !isZombie(id) {
 				return
 			}
 			time.Sleep(time.Millisecond)
@@ -115,17 +116,17 @@ func TestFindSeesADoubleForkEscapee(t *testing.T) {
 	}
 }
 
-func isZombie(id proctest.Identity) bool {
+func isZombie(id proc.Identity) bool {
 	s, err := id.Stat()
 	return err == nil && s.Zombie()
 }
 
 func TestVerifyNoneLeavesFixturesToTheirCheck(t *testing.T) {
 	base := proctest.IgnoreCurrent()
-	tr := proctest.NewTracker(fmt.Sprintf("verify-%d", os.Getpid()))
+	tr := proc.NewTracker(fmt.Sprintf("verify-%d", os.Getpid()))
 	defer tr.Close()
 	cmd := leak(t, "36")
-	id, _ := proctest.Identify(cmd.Process.Pid)
+	id, _ := proc.Identify(cmd.Process.Pid)
 	tr.Adopt(id)
 	var rt recordingT
 	proctest.VerifyNone(&rt, base, proctest.MaxWait(50*time.Millisecond))

@@ -21,8 +21,8 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/examples/runners"
 	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/internal/recorder"
 	"github.com/exectest/exectest/proctest"
-	"github.com/exectest/exectest/recorder"
 )
 
 func main() {

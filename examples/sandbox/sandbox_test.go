@@ -20,7 +20,7 @@ func needBwrap(t *testing.T) {
 	if err == nil {
 		return
 	}
-	if os.Getenv(exectest.StrictEnv) == "1" {
+	if os.Getenv("EXECTEST_STRICT") == "1" {
 		t.Fatalf("bwrap: got %v, want a working bubblewrap", err)
 	}
 	t.Skipf("bwrap: %v (apt-get install bubblewrap)", err)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // Dying reports whether the process named by id is on its way out: it is
@@ -19,7 +19,7 @@ import (
 // kernel kills every other member after it). A process that is alive and
 // none of these is not being killed by anyone: if it dies later, something
 // killed it later.
-func Dying(id proctest.Identity) bool {
+func Dying(id proc.Identity) bool {
 	s, err := id.Stat()
 	if err != nil || s.Exiting() || fatalPending(id.PID) {
 		return true
@@ -77,7 +77,7 @@ const terminatesByDefault = ^uint64(0) &^ (1<<(17-1) | 1<<(18-1) | 1<<(19-1) | 1
 // namespaceDying reports whether pid lives in a PID namespace other than
 // the test's whose init is on its way out: when a namespace's init dies,
 // the kernel kills every other member, a moment later.
-func namespaceDying(pid int, s proctest.Stat) bool {
+func namespaceDying(pid int, s proc.Stat) bool {
 	own, err := os.Readlink("/proc/self/ns/pid")
 	if err != nil {
 		return false
@@ -97,13 +97,13 @@ func namespaceDying(pid int, s proctest.Stat) bool {
 		if err != nil || l != ns {
 			break
 		}
-		ps, err := proctest.ReadStat(pp)
+		ps, err := proc.ReadStat(pp)
 		if err != nil {
 			break
 		}
 		top, topStat = pp, ps
 	}
-	inner, err := proctest.NSpid(top)
+	inner, err := proc.NSpid(top)
 	if err != nil || len(inner) == 0 || inner[len(inner)-1] != 1 {
 		return false
 	}

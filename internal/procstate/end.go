@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"unsafe"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,11 +15,11 @@ import (
 // it is gone, and of a process whose pid was recycled since.
 type Watch struct {
 	fd int
-	id proctest.Identity
+	id proc.Identity
 }
 
 // Open opens a pidfd on the process named by id.
-func Open(id proctest.Identity) (*Watch, error) {
+func Open(id proc.Identity) (*Watch, error) {
 	fd, err := unix.PidfdOpen(id.PID, 0)
 	if err != nil {
 		return nil, fmt.Errorf("pidfd_open %d: %w", id.PID, err)
@@ -28,7 +28,7 @@ func Open(id proctest.Identity) (*Watch, error) {
 	// watch is on the right process for good.
 	if s, err := id.Stat(); err != nil || s.Start != id.Start {
 		unix.Close(fd)
-		return nil, fmt.Errorf("pidfd_open %d: %w", id.PID, proctest.ErrGone)
+		return nil, fmt.Errorf("pidfd_open %d: %w", id.PID, proc.ErrGone)
 	}
 	return &Watch{fd: fd, id: id}, nil
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -35,14 +35,14 @@ func TestFatalIn(t *testing.T) {
 }
 
 // start runs argv as a child of the test and returns its identity.
-func start(t *testing.T, argv ...string) (*exec.Cmd, proctest.Identity) {
+func start(t *testing.T, argv ...string) (*exec.Cmd, proc.Identity) {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proctest.Identify(cmd.Process.Pid)
+	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestEndReapedByAnother(t *testing.T) {
 	if _, err := fmt.Fscan(out, &pid); err != nil {
 		t.Fatal(err)
 	}
-	id, err := proctest.Identify(pid)
+	id, err := proc.Identify(pid)
 	if err != nil {
 		t.Fatal(err)
 	}

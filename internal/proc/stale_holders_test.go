@@ -1,4 +1,4 @@
-package proctest_test
+package proc_test
 
 import (
 	"bufio"
@@ -11,13 +11,13 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // holdFIFO starts a process that holds file open as a fixture process
 // holds its FIFO (descriptor 9, kept across exec), and returns it once it
 // does. The test kills and waits for it at the end.
-func holdFIFO(t *testing.T, file string) proctest.Identity {
+func holdFIFO(t *testing.T, file string) proc.Identity {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", `exec 9<>"$1" && echo holding && exec /bin/sleep 30`, "sh", file)
 	out, err := cmd.StdoutPipe()
@@ -31,7 +31,7 @@ func holdFIFO(t *testing.T, file string) proctest.Identity {
 	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "holding\n" {
 		t.Fatalf("holder of %s: got %q, want \"holding\"", file, line)
 	}
-	id, err := proctest.Identify(cmd.Process.Pid)
+	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +60,14 @@ func fixtureFolder(t *testing.T, dir, name string) string {
 func TestRemoveStaleKillsHoldersOfDeadRunsFIFOs(t *testing.T) {
 	dir, elsewhere := t.TempDir(), t.TempDir()
 	dead := deadOwnerTag(t)
-	holders := map[string]proctest.Identity{}
+	holders := map[string]proc.Identity{}
 	holders["dead owner's FIFO"] = holdFIFO(t, fixtureFolder(t, dir, "exectest-"+dead+"-tok1-x"))
 	removed := fixtureFolder(t, dir, "exectest-"+dead+"-tok2-x")
 	holders["dead owner's FIFO, folder removed"] = holdFIFO(t, removed)
 	if err := os.RemoveAll(filepath.Dir(removed)); err != nil {
 		t.Fatal(err)
 	}
-	holders["running owner's FIFO"] = holdFIFO(t, fixtureFolder(t, dir, "exectest-"+proctest.OwnerTag()+"-tok3-x"))
+	holders["running owner's FIFO"] = holdFIFO(t, fixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x"))
 	plain := filepath.Join(dir, "exectest-"+dead+"-tok4-x", "marker")
 	os.Mkdir(filepath.Dir(plain), 0o755)
 	os.WriteFile(plain, nil, 0o600)
@@ -81,7 +81,7 @@ func TestRemoveStaleKillsHoldersOfDeadRunsFIFOs(t *testing.T) {
 		"dead owner's FIFO in another folder": false,
 	}
 
-	proctest.RemoveStale(dir, "exectest-")
+	proc.RemoveStale(dir, "exectest-")
 
 	for name, id := range holders {
 		// SIGKILL takes effect at once, the teardown a moment later.

@@ -1,4 +1,4 @@
-package proctest_test
+package proc_test
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // escaper starts sh, which forks nothing until it reads a line, then
@@ -29,13 +29,13 @@ func escaper(t *testing.T) (*exec.Cmd, io.WriteCloser) {
 }
 
 func TestTrackerFollowsAnEscapee(t *testing.T) {
-	tr := proctest.NewTracker(fmt.Sprintf("test-%d", os.Getpid()))
+	tr := proc.NewTracker(fmt.Sprintf("test-%d", os.Getpid()))
 	if !strings.HasPrefix(tr.Mechanism(), "cgroup v2") {
 		tr.Close()
 		t.Skipf("tracker: got %q, want a cgroup v2 (root, or a delegated cgroup)", tr.Mechanism())
 	}
 	cmd, in := escaper(t)
-	id, err := proctest.Identify(cmd.Process.Pid)
+	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,10 +48,10 @@ func TestTrackerFollowsAnEscapee(t *testing.T) {
 
 	t.Cleanup(func() { tr.KillAll(nil); tr.Close() })
 	// setsid execs the sleep a moment after sh has exited.
-	var escapee *proctest.Process
+	var escapee *proc.Process
 	for deadline := time.Now().Add(5 * time.Second); escapee == nil && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		for _, m := range tr.Members(nil) {
-			if p, ok := proctest.Describe(m, ""); ok && p.Cmdline == "/bin/sleep 37" {
+			if p, ok := proc.Describe(m, ""); ok && p.Cmdline == "/bin/sleep 37" {
 				escapee = &p
 			}
 		}
@@ -61,20 +61,20 @@ func TestTrackerFollowsAnEscapee(t *testing.T) {
 	}
 	// Read again: the stat and the command line are read one after the
 	// other, and the sid may have been read before setsid(1) called setsid.
-	if s, err := escapee.Stat(); err != nil || s.SID != escapee.PID {
+	if s, err := escapee.ID().Stat(); err != nil || s.SID != escapee.PID {
 		t.Errorf("escapee: got sid %d (%v), want its own pid %d", s.SID, err, escapee.PID)
 	}
 	if n, err := tr.KillAll(nil); err != nil || n != 1 {
 		t.Errorf("KillAll: got %d killed, %v, want the escapee killed", n, err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for escapee.Alive() && time.Now().Before(deadline) {
+	for escapee.ID().Alive() && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	if escapee.Alive() {
-		t.Errorf("escapee %v after KillAll: got alive, want dead", escapee.Identity)
+	if escapee.ID().Alive() {
+		t.Errorf("escapee %v after KillAll: got alive, want dead", escapee.ID())
 	}
-	tr.ReapOrphans([]proctest.Identity{escapee.Identity}, func(proctest.Identity) bool { return false })
+	tr.ReapOrphans([]proc.Identity{escapee.ID()}, func(proc.Identity) bool { return false })
 	path := strings.TrimPrefix(tr.Mechanism(), "cgroup v2 ")
 	if err := tr.Close(); err != nil {
 		t.Errorf("Close: %v", err)
@@ -87,18 +87,18 @@ func TestTrackerFollowsAnEscapee(t *testing.T) {
 func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
 	// Whatever the mechanism, a reported process and its children are
 	// members, and a process outside them is not.
-	tr := proctest.NewTracker(fmt.Sprintf("tree-%d", os.Getpid()))
+	tr := proc.NewTracker(fmt.Sprintf("tree-%d", os.Getpid()))
 	defer tr.Close()
 	cmd := exec.Command("/bin/sh", "-c", "/bin/sleep 38 & wait")
 	if err := cmd.Start(); err != nil {
 		t.Skipf("start /bin/sh: %v", err)
 	}
-	id, _ := proctest.Identify(cmd.Process.Pid)
-	defer func() { tr.KillAll([]proctest.Identity{id}); cmd.Wait() }()
+	id, _ := proc.Identify(cmd.Process.Pid)
+	defer func() { tr.KillAll([]proc.Identity{id}); cmd.Wait() }()
 	bystander := leak(t, "39")
-	var members []proctest.Identity
+	var members []proc.Identity
 	for range 1000 {
-		if members = tr.Members([]proctest.Identity{id}); len(members) == 2 {
+		if members = tr.Members([]proc.Identity{id}); len(members) == 2 {
 			break
 		}
 		time.Sleep(time.Millisecond)
@@ -119,7 +119,7 @@ func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
 // unreaped (a child of the test process may be os/exec's to wait for). A
 // child that holds nothing of the fixture's is never a member.
 func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
-	if err := proctest.EnableSubreaper(); err != nil {
+	if err := proc.EnableSubreaper(); err != nil {
 		t.Skipf("no child subreaper: %v", err)
 	}
 	dir := t.TempDir()
@@ -149,13 +149,13 @@ func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
 	if err != nil {
 		t.Fatalf("orphan's pid: %v", err)
 	}
-	orphan, err := proctest.Identify(pid)
+	orphan, err := proc.Identify(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { orphan.Kill(); proctest.Reap(orphan) })
+	t.Cleanup(func() { orphan.Kill(); proc.Reap(orphan) })
 
-	tr := proctest.NewTrackerWithoutCgroup(fmt.Sprintf("test-%d", os.Getpid()))
+	tr := proc.NewTrackerWithoutCgroup(fmt.Sprintf("test-%d", os.Getpid()))
 	defer tr.Close()
 	if err := tr.FollowHolders(held); err != nil {
 		t.Fatal(err)
@@ -170,11 +170,11 @@ func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); orphan.Alive() && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
-	tr.ReapOrphans(nil, func(proctest.Identity) bool { return false })
+	tr.ReapOrphans(nil, func(proc.Identity) bool { return false })
 	if s, err := orphan.Stat(); err != nil || !s.Zombie() {
 		t.Errorf("orphan after KillAll and ReapOrphans: got %+v, %v, want a zombie left for its owner to reap", s, err)
 	}
-	if id, err := proctest.Identify(bystander.Process.Pid); err != nil || !id.Alive() {
+	if id, err := proc.Identify(bystander.Process.Pid); err != nil || !id.Alive() {
 		t.Errorf("bystander child holding nothing of the fixture's: got dead (%v), want alive", err)
 	}
 }
@@ -205,7 +205,7 @@ func TestTrackerIgnoresCloseOnExecHolders(t *testing.T) {
 	if err := waitForLine(out, "holding"); err != nil {
 		t.Fatalf("helper: %v", err)
 	}
-	tr := proctest.NewTrackerWithoutCgroup(fmt.Sprintf("test-%d", os.Getpid()))
+	tr := proc.NewTrackerWithoutCgroup(fmt.Sprintf("test-%d", os.Getpid()))
 	defer tr.Close()
 	if err := tr.FollowHolders(held); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package proctest
+package proc
 
 import (
 	"fmt"
@@ -11,20 +11,28 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Process is what a failure message says about one process.
-type Process struct {
-	Identity
+// Facts is what a message says of one process. Its fields are those of
+// proctest.Process, in the same order, so that one converts to the other.
+type Facts struct {
+	PID             int
+	Start           uint64 // clock ticks since boot: with PID, the process's identity
 	PPID, PGID, SID int
 	State           string
 	Age             time.Duration
 	Cmdline         string
 	Role            string   // what the toolkit knows it as: "descendant", "fixture child", ...
 	Stdio           []string // "fd 1 pipe:[1234]", ... for fds 0-2
-	FDs             []FD     // every open descriptor
-	// Holds names the command's pipes this process holds a write end of,
-	// once [Process.Label] has been told which pipes those are.
-	Holds []string
+	Holds           []string // the command's pipes it holds a write end of (see [Process.Label])
 }
+
+// Process is the facts of a process and its open descriptors.
+type Process struct {
+	Facts
+	FDs []FD // every open descriptor
+}
+
+// ID is the process's identity.
+func (f Facts) ID() Identity { return Identity{PID: f.PID, Start: f.Start} }
 
 // Describe gathers the facts of a process for a message. It returns false
 // when the process is gone or is a zombie.
@@ -33,7 +41,7 @@ func Describe(id Identity, role string) (Process, bool) {
 	if err != nil || s.Zombie() {
 		return Process{}, false
 	}
-	p := Process{Identity: id, PPID: s.PPID, PGID: s.PGID, SID: s.SID, State: s.State, Role: role}
+	p := Process{Facts: Facts{PID: id.PID, Start: id.Start, PPID: s.PPID, PGID: s.PGID, SID: s.SID, State: s.State, Role: role}}
 	if gp, err := process.NewProcess(int32(id.PID)); err == nil {
 		if args, err := gp.CmdlineSlice(); err == nil {
 			p.Cmdline = joinArgs(args)
@@ -73,7 +81,7 @@ func (p *Process) Label(pipes map[string]string) {
 
 // String is one line: pid, role, parent, group, session, state, age,
 // command line and what its standard descriptors point to.
-func (p Process) String() string {
+func (p Facts) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pid %d", p.PID)
 	if p.Role != "" {

@@ -1,4 +1,4 @@
-package proctest_test
+package proc_test
 
 import (
 	"os"
@@ -6,35 +6,35 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
 func TestParseStat(t *testing.T) {
 	line := "4242 (a) (b c)) S 1 4240 4200 0 -1 4194560 111 0 0 0 0 0 0 0 20 0 1 0 19439 2654208 386"
-	s, err := proctest.ParseStat(line)
+	s, err := proc.ParseStat(line)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := proctest.Stat{PID: 4242, Comm: "a) (b c)", State: "S", PPID: 1, PGID: 4240, SID: 4200, Flags: 4194560, Start: 19439, RawLine: line}
+	want := proc.Stat{PID: 4242, Comm: "a) (b c)", State: "S", PPID: 1, PGID: 4240, SID: 4200, Flags: 4194560, Start: 19439, RawLine: line}
 	if s != want {
 		t.Errorf("ParseStat: got %+v, want %+v", s, want)
 	}
 	for _, bad := range []string{"", "12 no-parens S 1", "x (sh) S 1 2 3", "1 (sh) S 1 2 3"} {
-		if _, err := proctest.ParseStat(bad); err == nil {
+		if _, err := proc.ParseStat(bad); err == nil {
 			t.Errorf("ParseStat(%q): got nil error, want one", bad)
 		}
 	}
 }
 
-func startSleep(t *testing.T) (*exec.Cmd, proctest.Identity) {
+func startSleep(t *testing.T) (*exec.Cmd, proc.Identity) {
 	t.Helper()
 	cmd := exec.Command("/bin/sleep", "20")
 	if err := cmd.Start(); err != nil {
 		t.Skipf("start /bin/sleep: %v", err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proctest.Identify(cmd.Process.Pid)
+	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestKillSparesARecycledPID(t *testing.T) {
 	t.Parallel()
 	_, id := startSleep(t)
 	// The same pid with another start time is a stranger that reused it.
-	stranger := proctest.Identity{PID: id.PID, Start: id.Start + 1}
+	stranger := proc.Identity{PID: id.PID, Start: id.Start + 1}
 	if err := stranger.Kill(); err != nil {
 		t.Fatalf("Kill of a recycled pid: got %v, want nil (nothing to do)", err)
 	}
@@ -71,7 +71,7 @@ func TestZombieCountsAsDead(t *testing.T) {
 		t.Skipf("start /bin/true: %v", err)
 	}
 	defer cmd.Wait()
-	id, err := proctest.Identify(cmd.Process.Pid)
+	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestZombieCountsAsDead(t *testing.T) {
 	if id.Alive() {
 		t.Errorf("an exited, unreaped child: got alive, want dead (zombies count as dead)")
 	}
-	if _, ok := proctest.Describe(id, "x"); ok {
+	if _, ok := proc.Describe(id, "x"); ok {
 		t.Errorf("Describe of a zombie: got ok, want false")
 	}
 }
@@ -93,7 +93,7 @@ func TestZombieCountsAsDead(t *testing.T) {
 func TestSignalRefusesOwnAndInit(t *testing.T) {
 	t.Parallel()
 	for _, pid := range []int{0, 1, os.Getpid()} {
-		if err := (proctest.Identity{PID: pid}).Signal(unix.Signal(0)); err == nil {
+		if err := (proc.Identity{PID: pid}).Signal(unix.Signal(0)); err == nil {
 			t.Errorf("Signal to pid %d: got nil, want a refusal", pid)
 		}
 	}
@@ -102,7 +102,7 @@ func TestSignalRefusesOwnAndInit(t *testing.T) {
 func TestSafeGroup(t *testing.T) {
 	t.Parallel()
 	for pgid, want := range map[int]bool{-1: false, 0: false, 1: false, unix.Getpgrp(): false, 1 << 30: true} {
-		if got := proctest.SafeGroup(pgid); got != want {
+		if got := proc.SafeGroup(pgid); got != want {
 			t.Errorf("SafeGroup(%d): got %v, want %v", pgid, got, want)
 		}
 	}
@@ -111,7 +111,7 @@ func TestSafeGroup(t *testing.T) {
 func TestDescribe(t *testing.T) {
 	t.Parallel()
 	cmd, id := startSleep(t)
-	p, ok := proctest.Describe(id, "sleeper")
+	p, ok := proc.Describe(id, "sleeper")
 	if !ok {
 		t.Fatalf("Describe of a live process: got not ok")
 	}
@@ -128,16 +128,16 @@ func TestPipes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	target, err := proctest.FDTarget(os.Getpid(), int(r.Fd()))
-	if err != nil || !proctest.IsPipe(target) {
+	target, err := proc.FDTarget(os.Getpid(), int(r.Fd()))
+	if err != nil || !proc.IsPipe(target) {
 		t.Fatalf("target of a pipe's read end: got %q, %v, want pipe:[N]", target, err)
 	}
-	if !proctest.Pipes(os.Getpid())[target] {
-		t.Errorf("Pipes of the test process with %s open: got %v, want it listed", target, proctest.Pipes(os.Getpid()))
+	if !proc.Pipes(os.Getpid())[target] {
+		t.Errorf("Pipes of the test process with %s open: got %v, want it listed", target, proc.Pipes(os.Getpid()))
 	}
 	r.Close()
 	w.Close()
-	if proctest.Pipes(os.Getpid())[target] {
+	if proc.Pipes(os.Getpid())[target] {
 		t.Errorf("Pipes of the test process with %s closed: got it listed, want it gone", target)
 	}
 }
@@ -145,11 +145,11 @@ func TestPipes(t *testing.T) {
 func TestResolveSameNamespace(t *testing.T) {
 	t.Parallel()
 	_, id := startSleep(t)
-	got, err := proctest.Resolve(id.PID, id.Start)
+	got, err := proc.Resolve(id.PID, id.Start)
 	if err != nil || got != id {
 		t.Errorf("Resolve in the test's namespace: got %v, %v, want %v", got, err, id)
 	}
-	if _, err := proctest.Resolve(id.PID, id.Start+1); err == nil {
+	if _, err := proc.Resolve(id.PID, id.Start+1); err == nil {
 		t.Errorf("Resolve with a wrong start time: got nil error, want not found")
 	}
 }

@@ -1,4 +1,4 @@
-package proctest_test
+package proc_test
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // probeEnv makes the test binary a probe that tracks one process as the
@@ -38,7 +38,7 @@ func TestTrackerUsesADelegatedCgroup(t *testing.T) {
 	}
 	uid, _ := strconv.Atoi(nobody.Uid)
 	gid, _ := strconv.Atoi(nobody.Gid)
-	root, err := proctest.Cgroup2Mount()
+	root, err := proc.Cgroup2Mount()
 	if err != nil {
 		t.Skipf("no cgroup v2 here: %v", err)
 	}
@@ -58,7 +58,7 @@ func TestTrackerUsesADelegatedCgroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	bin := filepath.Join(dir, "proctest.test")
+	bin := filepath.Join(dir, "proc.test")
 	if err := copyExecutable(bin); err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +95,13 @@ func TestTrackerUsesADelegatedCgroup(t *testing.T) {
 // probeTracker tracks a sleep and kills it through the tracker, as the
 // fixture's cleanup would.
 func probeTracker(t *testing.T) {
-	tr := proctest.NewTracker(fmt.Sprintf("probe-%d", os.Getpid()))
+	tr := proc.NewTracker(fmt.Sprintf("probe-%d", os.Getpid()))
 	t.Logf("mechanism: %s", tr.Mechanism())
 	cmd := exec.Command("/bin/sleep", "30")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	id, err := proctest.Identify(cmd.Process.Pid)
+	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}

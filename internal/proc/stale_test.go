@@ -1,4 +1,4 @@
-package proctest_test
+package proc_test
 
 import (
 	"errors"
@@ -12,14 +12,14 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // deadOwnerTag is the owner tag of a test process of this PID namespace
 // that has exited.
 func deadOwnerTag(t *testing.T) string {
 	t.Helper()
-	ns, _, _ := strings.Cut(proctest.OwnerTag(), ".")
+	ns, _, _ := strings.Cut(proc.OwnerTag(), ".")
 	for range 10 {
 		cmd := exec.Command("/bin/true")
 		if err := cmd.Run(); err != nil {
@@ -40,12 +40,12 @@ func TestRemoveStaleTakesOnlyWhatDeadRunsLeft(t *testing.T) {
 	dead := deadOwnerTag(t)
 	_, deadPID, _ := strings.Cut(dead, ".")
 	names := map[string]bool{ // name -> removed
-		"exectest-" + dead + "-tok-1":                true,
-		"exectest-" + proctest.OwnerTag() + "-tok-2": false,
-		"exectest-1." + deadPID + "-tok-3":           false, // another PID namespace
-		"exectest-abcdef123456-4":                    false, // no owner tag
-		"other-" + dead + "-5":                       false,
-		"exectest-" + dead + "-but-a-file":           false,
+		"exectest-" + dead + "-tok-1":            true,
+		"exectest-" + proc.OwnerTag() + "-tok-2": false,
+		"exectest-1." + deadPID + "-tok-3":       false, // another PID namespace
+		"exectest-abcdef123456-4":                false, // no owner tag
+		"other-" + dead + "-5":                   false,
+		"exectest-" + dead + "-but-a-file":       false,
 	}
 	for name := range names {
 		path := filepath.Join(dir, name)
@@ -56,7 +56,7 @@ func TestRemoveStaleTakesOnlyWhatDeadRunsLeft(t *testing.T) {
 		os.Mkdir(path, 0o755)
 		os.WriteFile(filepath.Join(path, "marker"), nil, 0o600)
 	}
-	proctest.RemoveStale(dir, "exectest-")
+	proc.RemoveStale(dir, "exectest-")
 	for name, removed := range names {
 		_, err := os.Stat(filepath.Join(dir, name))
 		if gone := errors.Is(err, os.ErrNotExist); gone != removed {
@@ -68,7 +68,7 @@ func TestRemoveStaleTakesOnlyWhatDeadRunsLeft(t *testing.T) {
 // A cgroup a killed run left is emptied and removed; one of a running test
 // process is not touched.
 func TestRemoveStaleEmptiesDeadRunsCgroups(t *testing.T) {
-	root, err := proctest.Cgroup2Mount()
+	root, err := proc.Cgroup2Mount()
 	if err != nil {
 		t.Skipf("no cgroup v2: %v", err)
 	}
@@ -77,7 +77,7 @@ func TestRemoveStaleEmptiesDeadRunsCgroups(t *testing.T) {
 		t.Skipf("cannot make a cgroup here (not root, not delegated): %v", err)
 	}
 	t.Cleanup(func() { unix.Rmdir(stale) })
-	live := filepath.Join(root, "exectest-"+proctest.OwnerTag()+"-livetest")
+	live := filepath.Join(root, "exectest-"+proc.OwnerTag()+"-livetest")
 	if err := os.Mkdir(live, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestRemoveStaleEmptiesDeadRunsCgroups(t *testing.T) {
 	// Its sleep is killed first; the cgroup goes once the sleep has left.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		proctest.RemoveStale(root, "exectest-")
+		proc.RemoveStale(root, "exectest-")
 		if _, err := os.Stat(stale); errors.Is(err, os.ErrNotExist) || time.Now().After(deadline) {
 			break
 		}
@@ -116,7 +116,7 @@ func TestRemoveStaleEmptiesDeadRunsCgroups(t *testing.T) {
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("cgroup of a running owner after RemoveStale: got %v, want it kept", err)
 	}
-	if id, err := proctest.Identify(sleeps[live].Process.Pid); err != nil || !id.Alive() {
+	if id, err := proc.Identify(sleeps[live].Process.Pid); err != nil || !id.Alive() {
 		t.Errorf("process in a running owner's cgroup: got dead (%v), want alive", err)
 	}
 }

@@ -1,4 +1,4 @@
-package proctest
+package proc
 
 import (
 	"errors"
@@ -50,7 +50,9 @@ type Tracker struct {
 	held *unix.Stat_t // the file every fixture process holds, if any
 }
 
-var subreaper = sync.OnceValue(func() error { return EnableSubreaper() })
+// Subreaper makes the test process a child subreaper, once, and says why
+// it could not.
+var Subreaper = sync.OnceValue(func() error { return EnableSubreaper() })
 
 // NewTracker makes a tracker for the fixture called name.
 func NewTracker(name string) *Tracker {
@@ -59,7 +61,7 @@ func NewTracker(name string) *Tracker {
 
 func newTracker(name string, newCgroup func(string) (*Cgroup, error)) *Tracker {
 	t := &Tracker{seen: map[int]Identity{}, found: map[int]bool{}}
-	t.noSubreaper = subreaper()
+	t.noSubreaper = Subreaper()
 	t.cgroup, t.noCgroup = newCgroup(name)
 	active.Store(t, struct{}{})
 	return t

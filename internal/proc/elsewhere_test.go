@@ -1,4 +1,4 @@
-package proctest_test
+package proc_test
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // A process that the code under test started in a cgroup of its own (as
@@ -26,13 +26,13 @@ func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("making a cgroup for the command, as a runner does, needs root here: the rest of this run covers the unprivileged user")
 	}
-	root, err := proctest.Cgroup2Mount()
+	root, err := proc.Cgroup2Mount()
 	if err != nil {
 		t.Skipf("no cgroup v2 here: %v", err)
 	}
 	for _, mixed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("another process in the tracker's cgroup=%v", mixed), func(t *testing.T) {
-			runner, err := os.MkdirTemp(root, "exectest-"+proctest.OwnerTag()+"-runner-")
+			runner, err := os.MkdirTemp(root, "exectest-"+proc.OwnerTag()+"-runner-")
 			if err != nil {
 				t.Skipf("cannot make a cgroup for the command, even as root: %v", err)
 			}
@@ -43,13 +43,13 @@ func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
 			}
 			defer syscall.Close(fd)
 
-			tr := proctest.NewTracker(fmt.Sprintf("elsewhere-%v-%d", mixed, os.Getpid()))
+			tr := proc.NewTracker(fmt.Sprintf("elsewhere-%v-%d", mixed, os.Getpid()))
 			defer tr.Close()
 			tracking, ok := strings.CutPrefix(tr.Mechanism(), "cgroup v2 ")
 			if !ok {
 				t.Skipf("tracker: got %q, want a cgroup v2", tr.Mechanism())
 			}
-			var known []proctest.Identity
+			var known []proc.Identity
 			var cmds []*exec.Cmd
 			defer func() {
 				tr.KillAll(known)
@@ -57,15 +57,15 @@ func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
 					c.Wait()
 				}
 				// The sleep that outlived sh came back to the test process.
-				tr.ReapOrphans(known, func(id proctest.Identity) bool { return slices.Contains(known, id) })
+				tr.ReapOrphans(known, func(id proc.Identity) bool { return slices.Contains(known, id) })
 			}()
-			start := func(cmd *exec.Cmd) proctest.Identity {
+			start := func(cmd *exec.Cmd) proc.Identity {
 				t.Helper()
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
 				cmds = append(cmds, cmd)
-				id, err := proctest.Identify(cmd.Process.Pid)
+				id, err := proc.Identify(cmd.Process.Pid)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -99,7 +99,7 @@ func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
 
 			// sh, its sleep, and the other process if any.
 			wantN := len(known) + 1
-			var members []proctest.Identity
+			var members []proc.Identity
 			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 				if members = tr.Members(known); len(members) == wantN {
 					break

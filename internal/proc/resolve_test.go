@@ -1,4 +1,4 @@
-package proctest_test
+package proc_test
 
 import (
 	"bufio"
@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/bwraptest"
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/unsharetest"
-	"github.com/exectest/exectest/proctest"
 )
 
 // sandboxedShell is a shell in a PID namespace of its own that holds file
@@ -20,7 +20,7 @@ import (
 type sandboxedShell struct {
 	cmd  *exec.Cmd
 	file string
-	stat proctest.Stat
+	stat proc.Stat
 	err  error
 }
 
@@ -51,7 +51,7 @@ func startSandboxedShells(t *testing.T, n int) []*sandboxedShell {
 				s.err = fmt.Errorf("sandboxed shell's stat line: %w", err)
 				return
 			}
-			s.stat, s.err = proctest.ParseStat(line)
+			s.stat, s.err = proc.ParseStat(line)
 		})
 	}
 	wg.Wait()
@@ -77,7 +77,7 @@ func descends(pid, ancestor int) bool {
 		if pid == ancestor {
 			return true
 		}
-		s, err := proctest.ReadStat(pid)
+		s, err := proc.ReadStat(pid)
 		if err != nil {
 			return false
 		}
@@ -104,15 +104,15 @@ func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
 			if seen[[2]uint64{uint64(s.stat.PID), s.stat.Start}] > 1 {
 				collisions++
 			}
-			id, err := proctest.ResolveHolding(s.stat.PID, s.stat.Start, s.file)
+			id, err := proc.ResolveHolding(s.stat.PID, s.stat.Start, s.file)
 			if err != nil || !descends(id.PID, s.cmd.Process.Pid) {
 				t.Errorf("ResolveHolding(%d, %d, its file) for the sandbox of bwrap pid %d: got pid %d, %v, want a process of that sandbox", s.stat.PID, s.stat.Start, s.cmd.Process.Pid, id.PID, err)
 			}
-			id, err = proctest.Resolve(s.stat.PID, s.stat.Start)
+			id, err = proc.Resolve(s.stat.PID, s.stat.Start)
 			if err == nil && !descends(id.PID, s.cmd.Process.Pid) {
 				t.Errorf("Resolve(%d, %d) for the sandbox of bwrap pid %d: got pid %d of another sandbox, want it or ErrAmbiguous", s.stat.PID, s.stat.Start, s.cmd.Process.Pid, id.PID)
 			}
-			if err != nil && !errors.Is(err, proctest.ErrAmbiguous) {
+			if err != nil && !errors.Is(err, proc.ErrAmbiguous) {
 				t.Errorf("Resolve(%d, %d): got %v, want a pid or ErrAmbiguous", s.stat.PID, s.stat.Start, err)
 			}
 		}
@@ -140,14 +140,14 @@ func TestResolveHoldingSameNamespace(t *testing.T) {
 	}
 	t.Cleanup(func() { holder.Process.Kill(); holder.Wait() })
 	_, other := startSleep(t)
-	id, err := proctest.Identify(holder.Process.Pid)
+	id, err := proc.Identify(holder.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := proctest.ResolveHolding(id.PID, id.Start, file); err != nil || got != id {
+	if got, err := proc.ResolveHolding(id.PID, id.Start, file); err != nil || got != id {
 		t.Errorf("ResolveHolding of a process holding the file: got %v, %v, want %v", got, err, id)
 	}
-	if got, err := proctest.ResolveHolding(other.PID, other.Start, file); !errors.Is(err, proctest.ErrGone) {
+	if got, err := proc.ResolveHolding(other.PID, other.Start, file); !errors.Is(err, proc.ErrGone) {
 		t.Errorf("ResolveHolding of a process not holding the file: got %v, %v, want ErrGone", got, err)
 	}
 }
@@ -177,18 +177,18 @@ func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%q: stat line: %v", cmd.Args, err)
 	}
-	st, err := proctest.ParseStat(line)
+	st, err := proc.ParseStat(line)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ns, err := proctest.NSpid(st.PID); err != nil || len(ns) < 2 {
+	if ns, err := proc.NSpid(st.PID); err != nil || len(ns) < 2 {
 		t.Fatalf("NSpid of pid %d: got %v, %v, want it in a PID namespace below the test's", st.PID, ns, err)
 	}
-	want := proctest.Identity{PID: st.PID, Start: st.Start}
-	if got, err := proctest.ResolveHolding(st.PID, st.Start, file); err != nil || got != want {
+	want := proc.Identity{PID: st.PID, Start: st.Start}
+	if got, err := proc.ResolveHolding(st.PID, st.Start, file); err != nil || got != want {
 		t.Errorf("ResolveHolding(%d, %d, its file): got %v, %v, want %v", st.PID, st.Start, got, err, want)
 	}
-	if got, err := proctest.Resolve(st.PID, st.Start); !errors.Is(err, proctest.ErrGone) {
+	if got, err := proc.Resolve(st.PID, st.Start); !errors.Is(err, proc.ErrGone) {
 		t.Errorf("Resolve(%d, %d) without a file: got %v, %v, want ErrGone (the pid is not the one it has in its namespace)", st.PID, st.Start, got, err)
 	}
 }

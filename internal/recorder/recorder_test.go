@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/exectest/exectest/recorder"
+	"github.com/exectest/exectest/internal/recorder"
 )
 
 func TestVerdicts(t *testing.T) {

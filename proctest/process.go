@@ -1,0 +1,34 @@
+package proctest
+
+import (
+	"time"
+
+	"github.com/exectest/exectest/internal/proc"
+)
+
+// Process is what a report says of one process: who it is, where it stands
+// in the process tree, what it runs, and which of a command's pipes it
+// holds.
+type Process struct {
+	// PID and Start (clock ticks since boot, field 22 of /proc/PID/stat)
+	// name the process for its whole life: a recycled pid has another
+	// start time.
+	PID             int
+	Start           uint64
+	PPID, PGID, SID int
+	State           string // R, S, D, T, ... (a zombie is never reported)
+	Age             time.Duration
+	Cmdline         string
+	// Role is what exectest knows the process as ("descendant", "fixture
+	// child", ...), "" for a process it does not know.
+	Role string
+	// Stdio says what fds 0 to 2 point to: "fd 1 pipe:[1234]", ...
+	Stdio []string
+	// Holds names the command's pipes of which the process holds a write
+	// end, in exectest's reports: "stdout pipe:[1234] (fd 1)".
+	Holds []string
+}
+
+// String is the process on one line: pid, role, parent, group, session,
+// state, age, command line, and the pipes it holds or its stdio.
+func (p Process) String() string { return proc.Facts(p).String() }
