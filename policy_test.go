@@ -23,12 +23,12 @@ func TestApplyCancelPolicySettings(t *testing.T) {
 		wantSetpgid   bool
 		wantWaitDelay time.Duration
 	}{
-		{"defaults", func(*exec.Cmd) {}, nil, true, 2*time.Second},
+		{"defaults", func(*exec.Cmd) {}, nil, true, 2 * time.Second},
 		{"wait delay option", func(*exec.Cmd) {}, []exectest.PolicyOption{exectest.WaitDelay(time.Second)}, true, time.Second},
 		{"keeps the caller's wait delay", func(c *exec.Cmd) { c.WaitDelay = 3 * time.Second }, nil, true, 3 * time.Second},
-		{"replaces a pgid", func(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: 42} }, nil, true, 2*time.Second},
+		{"replaces a pgid", func(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: 42} }, nil, true, 2 * time.Second},
 		// A session leader already leads its own group; Setpgid would fail Start.
-		{"keeps setsid", func(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }, nil, false, 2*time.Second},
+		{"keeps setsid", func(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }, nil, false, 2 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
