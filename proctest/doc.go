@@ -1,18 +1,26 @@
-// Package proctest identifies, tracks, describes and safely kills the
-// processes of a test fixture, and checks that a test leaves no process
+// Package proctest checks, in goleak's form, that a test leaves no process
 // behind.
 //
-// A process is named by an [Identity]: its pid and its start time, never its
-// pid alone, so that a recycled pid can neither be blamed nor killed. A
-// [Tracker] follows every process of one fixture (a cgroup v2 where the
-// host allows it); [Describe] gathers what a failure message says of a
-// process, down to which of the command's pipes it holds. Signals go
-// through a pidfd checked against the start time; reaping is by pid only.
+//	func TestMain(m *testing.M) { proctest.VerifyTestMain(m) } // the whole package
 //
-// [Find], [VerifyNone] and [VerifyTestMain] check, in goleak's form, that
-// no process is left below the test process.
+//	func TestServer(t *testing.T) {
+//		defer proctest.VerifyNone(t, proctest.IgnoreCurrent()) // one test
+//		...
+//	}
 //
-// Nothing here scans the whole of /proc on a passing check: the cost grows
-// with the fixture's processes, not with the machine's. [PipeHolders] does
-// scan, for a failure's diagnosis, and [RemoveStale] once per test binary.
+// [Find] returns what it found as an error; [VerifyNone] and
+// [VerifyTestMain] report it and kill those processes, so that the next
+// check does not report them again. They look at the live processes below
+// the test process (zombies count as dead), and keep looking for a
+// moment ([MaxWait]) while the kernel tears killed processes down.
+// [IgnoreCurrent] and [IgnoreProcess] say what to accept; a [Process] is
+// what a report says of one process.
+//
+// A process is known by its pid and its start time, never its pid alone:
+// a pid recycled since the check is never killed. [VerifyTestMain] makes
+// the test process a child subreaper first, so that a process that
+// escaped by a double fork or setsid, and whose parent exited, is still
+// below it. Under t.Parallel these checks cannot tell which test started
+// a process; exectest.AssertCancel tracks its own fixture per check
+// instead, and the processes of a fixture in use are left to it.
 package proctest

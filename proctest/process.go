@@ -13,12 +13,20 @@ type Process struct {
 	// PID and Start (clock ticks since boot, field 22 of /proc/PID/stat)
 	// name the process for its whole life: a recycled pid has another
 	// start time.
-	PID             int
-	Start           uint64
+	PID   int
+	Start uint64
+	// PPID, PGID and SID are its parent, process group and session, as
+	// the test's PID namespace numbers them.
 	PPID, PGID, SID int
-	State           string // R, S, D, T, ... (a zombie is never reported)
-	Age             time.Duration
-	Cmdline         string
+	// State is the state letter of /proc/PID/stat: R, S, D, T, ... (a
+	// zombie is never reported).
+	State string
+	// Age is how long it had run when the report was made.
+	Age time.Duration
+	// Cmdline is its arguments joined by spaces ("[comm]" for a process
+	// without any, as a kernel thread); an argument that spans lines
+	// shows as '...'.
+	Cmdline string
 	// Role is what exectest knows the process as ("descendant", "fixture
 	// child", ...), "" for a process it does not know.
 	Role string

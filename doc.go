@@ -1,0 +1,76 @@
+// Package exectest tests that cancelling a subprocess really stops it: the
+// command and every process it started.
+//
+// [exec.CommandContext] kills only the direct child on cancel. When the
+// command's Stdout or Stderr is not an [*os.File], os/exec copies the
+// output through a pipe and [exec.Cmd.Wait] waits for EOF on it; a
+// descendant that inherited the pipe, as in sh -c 'sleep 20 & wait',
+// keeps Wait blocked for as long as it lives, and outlives the cancel.
+//
+// The package has three entry points.
+//
+// # Testing a runner: NewDescendant and AssertCancel
+//
+// [NewDescendant] prepares the fixture: a command line
+// ([Descendant.Argv], or the file [Descendant.Script]) whose direct child
+// leaves behind a descendant that holds the inherited stdout and stderr.
+// [AssertCancel] calls run, the code under test, which starts that
+// command; it cancels run's context once the descendant has proved it
+// runs, and fails when run does not return within the bound ([Within],
+// 1s by default), when a process of the fixture survives, or when run
+// leaves goroutines or pipe descriptors behind. Every failure names the processes involved and says what to
+// change. A check that proves nothing (run never ran the command,
+// /bin/sleep is missing where it ran) skips with the reason, or fails
+// when the environment variable EXECTEST_STRICT is 1.
+//
+//	func TestRunnerCancel(t *testing.T) {
+//		d := exectest.NewDescendant(t)
+//		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+//			return myrunner.Run(ctx, d.Argv()) // the code under test
+//		})
+//	}
+//
+// The fixture's shape is set by [Escaping] (the descendant calls setsid,
+// as daemons do), [Hermetic] (the test binary re-executes itself instead
+// of /bin/sh and /bin/sleep; see [fixtures.Main]) and [Lifetime]. The
+// check is set by [Within], [CancelAfter] and [CancelAfterRandom] (cancel
+// during start-up, to hunt races), [ProofTimeout], [SettleTime],
+// [WithoutGoroutineCheck] and [WithoutDescriptorCheck]. AssertCancel
+// returns a [Result] for tests that want more than the verdict.
+//
+// # Leak checks without the fixture
+//
+// [GoroutineScope] checks the goroutines that one piece of code started,
+// exactly, even under t.Parallel. [DescriptorSnapshot] checks the test
+// process's descriptors. [VerifyTestMain] is a TestMain that serves as
+// the hermetic fixture and fails a passing run that leaves goroutines or
+// processes behind. Package [proctest] checks processes alone, in
+// goleak's form.
+//
+// # Fixing the code under test
+//
+// [ApplyCancelPolicy] sets up an [exec.Cmd] so that a cancel kills its
+// whole process group, with [WaitDelay] as the backstop for a descendant
+// that left the group:
+//
+//	cmd := exec.CommandContext(ctx, name, args...)
+//	exectest.ApplyCancelPolicy(cmd)
+//
+// # What it needs, and what it changes
+//
+// Linux with /proc. Each fixture's processes are tracked by a cgroup v2
+// where the test may make one (as root, or in a cgroup delegated to its
+// user), otherwise by the test process as child subreaper and the
+// fixture's own reports; processes are known by pid and start time and
+// signalled through pidfds, so a recycled pid is never hit. The first
+// fixture makes the test process a child subreaper for the rest of its
+// life. While a fixture is in use, the test binary catches SIGINT and
+// SIGTERM, kills the fixtures, removes their cgroups and folders, and
+// dies of the signal; what a killed test binary left is removed by the
+// next one that makes a fixture. The toolkit never moves the command out
+// of a cgroup the code under test chose, and never signals a process it
+// has not identified by pid and start time.
+//
+// The README and docs/how-it-works.md in the repository tell how each
+// verdict is reached: https://github.com/exectest/exectest.
+package exectest
