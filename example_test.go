@@ -3,6 +3,7 @@ package exectest_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -37,6 +38,32 @@ func printTest(fn func(t testing.TB)) {
 	}
 }
 
+// The test of a runner, before and after the fix: exec.CommandContext's
+// own Cancel kills the direct child only, the descendant holds the output
+// pipe, and Wait waits for it; ApplyCancelPolicy kills the whole group.
+func Example() {
+	for _, fix := range []bool{false, true} {
+		fmt.Println(map[bool]string{false: "default Cancel:", true: "ApplyCancelPolicy:"}[fix])
+		printTest(func(t testing.TB) {
+			d := exectest.NewDescendant(t)
+			exectest.AssertCancel(t, d, func(ctx context.Context) error {
+				cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+				cmd.Stdout = new(strings.Builder) // a pipe, as in most runners
+				if fix {
+					exectest.ApplyCancelPolicy(cmd)
+				}
+				return cmd.Run()
+			}, exectest.Within(500*time.Millisecond))
+		})
+	}
+	// Output:
+	// default Cancel:
+	// FAIL
+	// exectest: run did not return within the bound after cancel: got still running after D, want return within D
+	// ApplyCancelPolicy:
+	// PASS
+}
+
 // The test of a runner that stops the whole tree.
 func ExampleAssertCancel() {
 	printTest(func(t testing.TB) {
@@ -50,20 +77,6 @@ func ExampleAssertCancel() {
 	})
 	// Output:
 	// PASS
-}
-
-// exec.CommandContext's own Cancel kills the direct child only: the
-// descendant holds the output pipe, and Wait waits for it.
-func ExampleAssertCancel_defaultCancel() {
-	printTest(func(t testing.TB) {
-		d := exectest.NewDescendant(t)
-		exectest.AssertCancel(t, d, func(ctx context.Context) error {
-			return runners.DefaultCancel(ctx, d.Argv())
-		}, exectest.Within(500*time.Millisecond))
-	})
-	// Output:
-	// FAIL
-	// exectest: run did not return within the bound after cancel: got still running after D, want return within D
 }
 
 // WaitDelay alone returns in time, and leaves the descendant running.
@@ -135,4 +148,64 @@ func ExampleGoroutineScope() {
 	// Output:
 	// FAIL
 	// exectest: goroutines left running after the scope's function returned: got 1, want 0 (looked for D)
+}
+
+// A descendant that escapes into a session of its own, as daemons do, is
+// out of reach of a process-group kill: against ApplyCancelPolicy, the
+// check fails as a hang (its WaitDelay is past the bound) naming the
+// escapee.
+func ExampleEscaping() {
+	printTest(func(t testing.TB) {
+		d := exectest.NewDescendant(t, exectest.Escaping())
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			return runners.Policy(ctx, d.Argv())
+		}, exectest.Within(300*time.Millisecond))
+	})
+	// Output:
+	// FAIL
+	// exectest: run did not return within the bound after cancel: got still running after D, want return within D
+}
+
+// For code that runs the path of a binary rather than a command line.
+func ExampleDescendant_Script() {
+	printTest(func(t testing.TB) {
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			cmd := exec.CommandContext(ctx, d.Script())
+			cmd.Stdout = new(strings.Builder)
+			exectest.ApplyCancelPolicy(cmd)
+			return cmd.Run()
+		})
+	})
+	// Output:
+	// PASS
+}
+
+// A cancel at a random moment of the fixture's start-up, to hunt races
+// with go test -count=N: a correct runner passes whether the cancel comes
+// before or after the descendant proved it runs.
+func ExampleCancelAfterRandom() {
+	printTest(func(t testing.TB) {
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			return runners.Policy(ctx, d.Argv())
+		}, exectest.CancelAfterRandom(0, 20*time.Millisecond))
+	})
+	// Output:
+	// PASS
+}
+
+// A check of descriptors for code that does not use the fixture: a pipe
+// opened and never closed.
+func ExampleDescriptorSnapshot() {
+	printTest(func(t testing.TB) {
+		fds := exectest.SnapshotDescriptors()
+		r, w, _ := os.Pipe() // and never closed, until after the check
+		defer r.Close()
+		defer w.Close()
+		fds.VerifyNone(t)
+	})
+	// Output:
+	// FAIL
+	// exectest: descriptors of the test process left open: got 2, want 0
 }

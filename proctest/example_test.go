@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/recorder"
 	"github.com/exectest/exectest/proctest"
 )
@@ -45,15 +44,32 @@ func ExampleVerifyNone() {
 	// 	pid N
 }
 
-// An Identity never signals a stranger that reuses a pid.
-func ExampleIdentity_Kill() {
+// Find only finds: the test decides what to do with the error.
+func ExampleFind() {
+	base := proctest.IgnoreCurrent()
 	cmd := exec.Command("/bin/sleep", "60")
 	cmd.Start()
-	id, _ := proc.Identify(cmd.Process.Pid)
-	stranger := proc.Identity{PID: id.PID, Start: id.Start + 1} // same pid, later start
-	fmt.Println(stranger.Kill(), id.Alive())
-	fmt.Println(id.Kill(), cmd.Wait())
+	err := proctest.Find(base, proctest.MaxWait(10*time.Millisecond))
+	first, _, _ := strings.Cut(fmt.Sprint(err), "\n")
+	fmt.Println(first)
+	cmd.Process.Kill()
+	cmd.Wait()
+	fmt.Println(proctest.Find(base))
 	// Output:
-	// <nil> true
-	// <nil> signal: killed
+	// proctest: unexpected processes below the test process: got 1, want 0
+	// <nil>
+}
+
+// A process the test keeps on purpose is named, and not reported.
+func ExampleIgnoreProcess() {
+	base := proctest.IgnoreCurrent()
+	helper := exec.Command("/bin/sleep", "60")
+	helper.Start()
+	defer helper.Wait()
+	defer helper.Process.Kill()
+	fmt.Println(proctest.Find(base, proctest.IgnoreProcess(func(p proctest.Process) bool {
+		return p.PID == helper.Process.Pid
+	})))
+	// Output:
+	// <nil>
 }
