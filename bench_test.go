@@ -29,7 +29,7 @@ import (
 // Targets on a 2-core machine: toolkit/seed <= 0.05 (issue 2), and 0.03.
 // Each iteration runs blockSize checks of each kind; ten iterations, a
 // hundred checks of each, even out the cgroup tracker's occasional slow
-// move (see the README's BENCHMARKS):
+// move (see docs/benchmarks.md):
 //
 //	go test -run '^$' -bench 'BenchmarkCancelCheck$' -benchtime 10x .
 func BenchmarkCancelCheck(b *testing.B) {
