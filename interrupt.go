@@ -18,7 +18,7 @@ import (
 // catch undone, so that the process dies of it as it would have.
 //
 // Catching a signal in Go cannot be made invisible to the test binary's
-// own handlers (see the README): a signal.Notify of its own gets the
+// own handlers (see docs/how-it-works.md): a signal.Notify of its own gets the
 // signal twice, the original and the one raised again; one that stopped
 // in between gets none of the second, and the process dies of it.
 
