@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/bwrap"
 )
 
 // These change the process's environment or globals: not parallel.
@@ -64,8 +65,8 @@ func TestProcMissing(t *testing.T) {
 	needBwrap(t)
 	exe, _ := os.Executable()
 	for strict, want := range map[string]string{"0": "--- SKIP", "1": "--- FAIL"} {
-		cmd := exec.Command("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/proc",
-			exe, "-test.run=^TestProcMissing$", "-test.v")
+		argv := append(bwrap.Args(bwrap.NoProc()), exe, "-test.run=^TestProcMissing$", "-test.v")
+		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = append(os.Environ(), "EXECTEST_INNER_PROC_MISSING=1", "EXECTEST_STRICT"+"="+strict)
 		out, _ := cmd.CombinedOutput()
 		s := string(out)

@@ -1,7 +1,6 @@
 package exectest_test
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/exectest/exectest/internal/testbinary"
 )
 
 // runAsNobody runs the tests that run selects in a copy of this test
@@ -42,7 +43,7 @@ func runAsNobody(t *testing.T, run string) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyExecutable(bin); err != nil {
+	if err := testbinary.CopyTo(bin); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(tmp, 0o700); err != nil {
@@ -63,28 +64,6 @@ func runAsNobody(t *testing.T, run string) {
 	case !strings.Contains(string(out), "--- PASS") || strings.Contains(string(out), "--- SKIP"):
 		t.Errorf("tests as nobody: got skipped or none run, want them passed")
 	}
-}
-
-// copyExecutable copies this test binary to path, executable by all.
-func copyExecutable(path string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	src, err := os.Open(exe)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(dst, src)
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,7 +1,6 @@
 package exectest_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/bwraptest"
+	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -17,34 +16,32 @@ import (
 // EXECTEST_STRICT=1: CI installs it so that these cases run.
 func needBwrap(t *testing.T) {
 	t.Helper()
-	bwraptest.Need(t)
-}
-
-// sandboxed runs argv inside bwrap with the given flags, through r.
-func sandboxed(flags []string, r runner) runner {
-	return func(argv []string) func(context.Context) error {
-		return r(append(append([]string{"bwrap"}, flags...), argv...))
-	}
+	bwrap.Need(t)
 }
 
 var (
 	// sharedPID shares the host's PID namespace: the bug shows.
-	sharedPID = bwraptest.SharedPID
+	sharedPID = bwrap.Args()
 	// unsharedPID kills the sandbox's whole PID namespace with bwrap: the bug hides.
-	unsharedPID = bwraptest.UnsharedPID
+	unsharedPID = bwrap.Args(bwrap.UnsharePID())
 	// noSleep is a root where /bin/sh runs but /bin/sleep does not exist.
-	noSleep = []string{"--ro-bind", "/", "/", "--tmpfs", "/usr/bin", "--tmpfs", "/bin", "--ro-bind", "/usr/bin/dash", "/bin/sh", "--dev", "/dev", "--proc", "/proc"}
+	noSleep = bwrap.Args(bwrap.Hide("/usr/bin"), bwrap.Hide("/bin"), bwrap.Bind("/usr/bin/dash", "/bin/sh"))
 	// noDev is a root with an empty /dev.
-	noDev = []string{"--ro-bind", "/", "/", "--tmpfs", "/dev", "--proc", "/proc"}
+	noDev = bwrap.Args(bwrap.NoDev())
 	// noProc is a root without /proc.
-	noProc = []string{"--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/proc"}
+	noProc = bwrap.Args(bwrap.NoProc())
 )
 
 func TestAssertCancelSandbox(t *testing.T) {
 	needBwrap(t)
+	// A /bin/sleep that is there but cannot run: its interpreter is missing.
+	broken := filepath.Join(t.TempDir(), "sleep")
+	if err := os.WriteFile(broken, []byte("#!/nonexistent/interpreter\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name     string
-		flags    []string
+		sandbox  []string
 		run      runner
 		verdict  map[string]string // shape -> verdict
 		wantText string
@@ -56,25 +53,16 @@ func TestAssertCancelSandbox(t *testing.T) {
 		{"no /bin/sleep/policy", noSleep, policy, map[string]string{"shell": "skip", "hermetic": "pass"}, "/bin/sleep cannot run here"},
 		{"no /dev/policy", noDev, policy, both("skip"), "/dev/null"},
 		{"no /proc/policy", noProc, policy, both("skip"), "mount /proc where the command runs"},
+		{"broken /bin/sleep/policy", bwrap.Args(bwrap.Bind(broken, "/usr/bin/sleep")), policy,
+			map[string]string{"shell": "skip", "hermetic": "pass"}, "instead of becoming /bin/sleep"},
 	}
-	// A /bin/sleep that is there but cannot run: its interpreter is missing.
-	broken := filepath.Join(t.TempDir(), "sleep")
-	os.WriteFile(broken, []byte("#!/nonexistent/interpreter\n"), 0o755)
-	cases = append(cases, struct {
-		name     string
-		flags    []string
-		run      runner
-		verdict  map[string]string
-		wantText string
-	}{"broken /bin/sleep/policy", []string{"--ro-bind", "/", "/", "--ro-bind", broken, "/usr/bin/sleep", "--dev", "/dev", "--proc", "/proc"}, policy,
-		map[string]string{"shell": "skip", "hermetic": "pass"}, "instead of becoming /bin/sleep"})
 	for _, sh := range shapes {
 		for _, c := range cases {
 			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
 				t.Setenv("EXECTEST_STRICT", "0")
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb, sh.opts...)
-					exectest.AssertCancel(tb, d, sandboxed(c.flags, c.run)(d.Argv()))
+					exectest.AssertCancel(tb, d, prefixed(c.sandbox, c.run)(d.Argv()))
 				})
 				want := c.verdict[sh.name]
 				var text []string
@@ -113,7 +101,7 @@ func TestParallelSandboxesKeepTheirOwnFixtures(t *testing.T) {
 				var res exectest.Result
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb, sh.opts...)
-					res = exectest.AssertCancel(tb, d, sandboxed(unsharedPID, fixed)(d.Argv()))
+					res = exectest.AssertCancel(tb, d, prefixed(unsharedPID, fixed)(d.Argv()))
 				})
 				f.wantVerdict(t, "pass")
 				if !res.Proved {

@@ -47,7 +47,7 @@ func TestDetectionPower(t *testing.T) {
 		{"abandoning wrapper", nil, abandoning, false},
 		{"file stdio", nil, fileStdout, false},
 		{"escaping descendant against the group kill", []exectest.DescendantOption{exectest.Escaping()}, fixed, false},
-		{"shared-PID sandbox", nil, sandboxed(sharedPID, defaultCancel), true},
+		{"shared-PID sandbox", nil, prefixed(sharedPID, defaultCancel), true},
 		{"own group, default cancel", nil, ownGroupDefaultCancel, false},
 		{"returns, kills the group 100ms later", nil, lateKill(100 * time.Millisecond), false},
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/bwrap"
 )
 
 // policyOutput is the policy with Cmd.Output, which keeps the command's
@@ -42,8 +43,7 @@ func TestAssertCancelFixtureCannotReport(t *testing.T) {
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb, sh.opts...)
 					hidden := filepath.Dir(d.Script()) // the fixture's folder
-					flags := append(append([]string(nil), sharedPID...), "--tmpfs", hidden)
-					exectest.AssertCancel(tb, d, sandboxed(flags, c.run)(d.Argv()))
+					exectest.AssertCancel(tb, d, prefixed(bwrap.Args(bwrap.Hide(hidden)), c.run)(d.Argv()))
 				})
 				f.wantVerdict(t, "skip", append(c.text, "fix: let the command reach the fixture's folder")...)
 				if rep := f.report(); strings.Contains(rep, "run did not start the command") {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/bwrap"
 )
 
 // brokenSleeps are roots where /bin/sleep starts but does not sleep out its
@@ -42,7 +43,7 @@ func brokenSleeps(t *testing.T) map[string][]string {
 		t.Fatal(err)
 	}
 	root := func(sleep string) []string {
-		return []string{"--ro-bind", "/", "/", "--tmpfs", "/opt", "--ro-bind", "/usr/bin/sleep", "/opt/sleep", "--ro-bind", sleep, "/usr/bin/sleep", "--dev", "/dev", "--proc", "/proc"}
+		return bwrap.Args(bwrap.Hide("/opt"), bwrap.Bind("/usr/bin/sleep", "/opt/sleep"), bwrap.Bind(sleep, "/usr/bin/sleep"))
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -75,7 +76,7 @@ func TestBrokenSleepIsNeverAPass(t *testing.T) {
 }
 
 func brokenSleepIsNeverAPass(t *testing.T, runs int) {
-	for name, flags := range brokenSleeps(t) {
+	for name, sandbox := range brokenSleeps(t) {
 		for rname, r := range map[string]runner{"default cancel": defaultCancel, "policy": policy, "file stdout": fileStdout} {
 			if rname == "policy" && name == "sleep sleeps 150ms" {
 				continue // it sleeps at the cancel, and the group kill ends it: a true pass
@@ -85,7 +86,7 @@ func brokenSleepIsNeverAPass(t *testing.T, runs int) {
 				for i := range runs {
 					f := runFake(t, func(tb testing.TB) {
 						d := exectest.NewDescendant(tb)
-						exectest.AssertCancel(tb, d, sandboxed(flags, r)(d.Argv()), exectest.Within(500*time.Millisecond))
+						exectest.AssertCancel(tb, d, prefixed(sandbox, r)(d.Argv()), exectest.Within(500*time.Millisecond))
 					})
 					// Vacuous, or a failure of the runner's own (the file
 					// stdout runner leaves the fixture child behind bwrap);
@@ -102,10 +103,10 @@ func brokenSleepIsNeverAPass(t *testing.T, runs int) {
 	}
 	t.Run("strict", func(t *testing.T) {
 		t.Setenv("EXECTEST_STRICT", "1")
-		flags := brokenSleeps(t)["sleep sleeps 150ms"]
+		sandbox := brokenSleeps(t)["sleep sleeps 150ms"]
 		f := runFake(t, func(tb testing.TB) {
 			d := exectest.NewDescendant(tb)
-			exectest.AssertCancel(tb, d, sandboxed(flags, defaultCancel)(d.Argv()))
+			exectest.AssertCancel(tb, d, prefixed(sandbox, defaultCancel)(d.Argv()))
 		})
 		f.wantVerdict(t, "fail", "ended on its own (exited with status 0)", "so the check would pass vacuously", "fix: ", "EXECTEST_STRICT")
 	})

@@ -2,7 +2,6 @@ package proc_test
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testbinary"
 )
 
 // probeEnv makes the test binary a probe that tracks one process as the
@@ -59,7 +59,7 @@ func TestTrackerUsesADelegatedCgroup(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	bin := filepath.Join(dir, "proc.test")
-	if err := copyExecutable(bin); err != nil {
+	if err := testbinary.CopyTo(bin); err != nil {
 		t.Fatal(err)
 	}
 	os.Chmod(dir, 0o755)
@@ -118,25 +118,4 @@ func probeTracker(t *testing.T) {
 	if err := tr.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-}
-
-func copyExecutable(to string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	src, err := os.Open(exe)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
 }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/exectest/exectest/internal/bwraptest"
+	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/unsharetest"
 )
@@ -36,7 +36,8 @@ func startSandboxedShells(t *testing.T, n int) []*sandboxedShell {
 			t.Fatal(err)
 		}
 		script := `exec 9<"$0"; read -r st </proc/self/stat; echo "$st"; exec /bin/sleep 20`
-		s.cmd = exec.Command("bwrap", append(bwraptest.UnsharedPID, "/bin/sh", "-c", script, s.file)...)
+		argv := append(bwrap.Args(bwrap.UnsharePID()), "/bin/sh", "-c", script, s.file)
+		s.cmd = exec.Command(argv[0], argv[1:]...)
 		out, err := s.cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -92,7 +93,7 @@ func descends(pid, ancestor int) bool {
 // (without a file to tell them apart) to none; never to another's.
 func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
 	t.Parallel()
-	bwraptest.Need(t)
+	bwrap.Need(t)
 	collisions := 0
 	for round := 0; round < 5 && collisions == 0; round++ {
 		shells := startSandboxedShells(t, 6)

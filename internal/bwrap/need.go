@@ -1,0 +1,45 @@
+package bwrap
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Probe runs /bin/true in the sandbox [Args] makes without options: nil,
+// or why bubblewrap cannot make one here. Installed is not enough: bwrap
+// also needs user namespaces, or root.
+func Probe() error {
+	path, err := exec.LookPath("bwrap")
+	if err != nil {
+		return fmt.Errorf("bubblewrap not installed (apt-get install bubblewrap): %w", err)
+	}
+	args := append(Args(), "/bin/true")
+	out, err := exec.Command(path, args[1:]...).CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	why := err.Error()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(out) > 0 {
+		why = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	}
+	return fmt.Errorf("bwrap cannot make a sandbox here (no user namespaces?): %s: %w", why, err)
+}
+
+// Need skips tb unless bubblewrap makes a sandbox here, or fails it under
+// EXECTEST_STRICT=1: CI installs bubblewrap so that these tests run.
+func Need(tb testing.TB) {
+	tb.Helper()
+	err := Probe()
+	if err == nil {
+		return
+	}
+	if os.Getenv("EXECTEST_STRICT") == "1" {
+		tb.Fatalf("bubblewrap: got %v, want a sandbox", err)
+	}
+	tb.Skipf("bubblewrap: got %v, want a sandbox (EXECTEST_STRICT=1 fails instead)", err)
+}
