@@ -1,6 +1,7 @@
 package exectest_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -93,6 +94,12 @@ func TestNoFalseAlarms(t *testing.T) {
 		// With files for stdio, Wait returns before the namespace's other
 		// processes are killed: they are dying, not survivors.
 		"file stdout in a PID namespace that dies with the runner": pidNamespace(fileStdout),
+		// Killed on the way out: at the return the sandbox's processes are
+		// not signalled yet, but its init dies with bwrap, which is.
+		"kills a sandbox that dies with it, returns without waiting": func(t *testing.T) runner {
+			needBwrap(t)
+			return sandboxed(unsharedPID, killAndReturn)
+		},
 		// The fixture stays in the runner's cgroup, which the runner kills.
 		"a cgroup of the runner's own, killed on cancel": func(t *testing.T) runner {
 			r := &cgroupRunner{parent: runnerCgroupParent(t), killCgroup: true}
@@ -155,3 +162,18 @@ func startBurners(t *testing.T, n int) {
 
 // always is a runner that needs nothing of the test.
 func always(r runner) func(*testing.T) runner { return func(*testing.T) runner { return r } }
+
+// killAndReturn kills the direct child on cancel and returns at once,
+// leaving the Wait to a goroutine that ends a moment later.
+func killAndReturn(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		cmd.Process.Kill()
+		go cmd.Wait()
+		return ctx.Err()
+	}
+}

@@ -107,5 +107,14 @@ func namespaceDying(pid int, s proc.Stat) bool {
 	if err != nil || len(inner) == 0 || inner[len(inner)-1] != 1 {
 		return false
 	}
-	return topStat.Exiting() || fatalPending(top)
+	if topStat.Exiting() || fatalPending(top) {
+		return true
+	}
+	// A sandbox's init usually dies with the process that made it (bwrap
+	// --die-with-parent, unshare --kill-child: a parent-death signal, which
+	// /proc does not show): while that parent is being killed, the
+	// namespace is on its way out too. Where the init outlives it after
+	// all, its members are still alive after the grace, and survivors.
+	outside, err := proctest.Identify(topStat.PPID)
+	return err == nil && outside.PID > 1 && Dying(outside)
 }
