@@ -98,7 +98,7 @@ func TestNoFalseAlarms(t *testing.T) {
 		// not signalled yet, but its init dies with bwrap, which is.
 		"kills a sandbox that dies with it, returns without waiting": func(t *testing.T) runner {
 			needBwrap(t)
-			return sandboxed(unsharedPID, killAndReturn)
+			return prefixed(unsharedPID, killAndReturn)
 		},
 		// The fixture stays in the runner's cgroup, which the runner kills.
 		"a cgroup of the runner's own, killed on cancel": func(t *testing.T) runner {

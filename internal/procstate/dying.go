@@ -115,6 +115,6 @@ func namespaceDying(pid int, s proc.Stat) bool {
 	// /proc does not show): while that parent is being killed, the
 	// namespace is on its way out too. Where the init outlives it after
 	// all, its members are still alive after the grace, and survivors.
-	outside, err := proctest.Identify(topStat.PPID)
+	outside, err := proc.Identify(topStat.PPID)
 	return err == nil && outside.PID > 1 && Dying(outside)
 }
