@@ -270,7 +270,7 @@ func (c *check) checkLeaks(s snapshot) {
 	// os/exec's goroutines are runnable now and end at once, given a
 	// processor: give them this one before the first look.
 	runtime.Gosched()
-	poll(c.leakWait(), func() bool {
+	settling.Poll(c.leakWait(), func() bool {
 		gs, fds = nil, nil
 		if !c.cfg.noGoroutines {
 			gs = c.scope.running()

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
@@ -293,14 +294,12 @@ func (d *Descendant) cleanup() {
 // member or grace has passed: the kernel tears killed processes down
 // asynchronously.
 func awaitDead(t *proc.Tracker, known []proc.Identity, grace time.Duration) []proc.Identity {
-	end := time.Now().Add(grace)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		live := t.Members(known)
-		if len(live) == 0 || time.Now().After(end) {
-			return live
-		}
-		time.Sleep(wait)
-	}
+	var live []proc.Identity
+	backoff.Poll(grace, time.Millisecond, 50*time.Millisecond, func() bool {
+		live = t.Members(known)
+		return len(live) == 0
+	})
+	return live
 }
 
 func (d *Descendant) removeDir() {

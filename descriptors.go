@@ -34,7 +34,7 @@ func SnapshotDescriptors() *DescriptorSnapshot {
 // since the snapshot that are still open after up to [defaultLeakWait].
 func (s *DescriptorSnapshot) Find() error {
 	var left []proc.FD
-	poll(defaultLeakWait, func() bool {
+	settling.Poll(defaultLeakWait, func() bool {
 		left = left[:0]
 		for _, fd := range proc.FDs(os.Getpid()) {
 			if old, ok := s.fds[fd.Num]; (!ok || old != fd.Target) && !transient(fd.Target) {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
@@ -218,37 +219,39 @@ const sleepComm = "sleep"
 // the reason the proof fails, or "", and raced: the cancel killed it
 // first, which proves nothing either way.
 func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced bool) {
-	began := time.Now()
-	end := began.Add(execWait)
-	for sleep := 20 * time.Microsecond; ; sleep = min(2*sleep, execPollCap(time.Since(began))) {
-		s, err := id.Stat()
+	var s proc.Stat
+	done := execPolling.Poll(execWait, func() bool {
+		var err error
+		s, err = id.Stat()
 		switch {
 		case (err != nil || s.Exiting()) && m.cancel.Load():
-			return "", true
+			reason, raced = "", true
 		case err != nil || s.Exiting():
-			return m.diedAfterReport(id.PID), false
+			reason = m.diedAfterReport(id.PID)
 		case s.Comm != was && s.Comm != sleepComm:
-			return fmt.Sprintf("pid %d: became %q after its report, want %s (/bin/sleep)", id.PID, s.Comm, sleepComm), false
+			reason = fmt.Sprintf("pid %d: became %q after its report, want %s (/bin/sleep)", id.PID, s.Comm, sleepComm)
 		case s.Comm == sleepComm && s.State == "S":
 			// Asleep, it got past its loader and libraries: a sleep
 			// that is true, or lacks its libc, never gets here.
-			return runsSleep(id.PID), false
-		case time.Now().After(end):
-			return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
+			reason = runsSleep(id.PID)
+		default:
+			return false
 		}
-		time.Sleep(sleep)
+		return true
+	})
+	if !done {
+		return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
 	}
+	return reason, raced
 }
 
-// execPollCap bounds the wait between two looks at the descendant: the
-// exec and the loader take about a millisecond, and each look past the
+// execPolling is how often the descendant is looked at while it execs:
+// the exec and the loader take about a millisecond, and each look past the
 // moment it sleeps delays the cancel of every passing check; a descendant
 // that takes longer is looked at less and less often.
-func execPollCap(waited time.Duration) time.Duration {
-	if waited < 20*time.Millisecond {
-		return 200 * time.Microsecond
-	}
-	return 5 * time.Millisecond
+var execPolling = backoff.Schedule{
+	First: 20 * time.Microsecond, Max: 200 * time.Microsecond,
+	Slow: 20 * time.Millisecond, SlowMax: 5 * time.Millisecond,
 }
 
 // runsSleep says why pid, named "sleep", does not run the program at

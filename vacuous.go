@@ -31,7 +31,7 @@ func (c *check) judgeProved(snap snapshot) {
 			what, c.lapse, snap)
 	}
 	var end procstate.End
-	ok := poll(endWait, func() bool {
+	ok := settling.Poll(endWait, func() bool {
 		var known bool
 		if end, known = p.watch.End(); !known {
 			// The fixture child, alive to see it, reports its exit.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -38,14 +39,12 @@ func Find(opts ...Option) error {
 }
 
 func find(c verifyConfig) []Process {
-	end := time.Now().Add(c.maxWait)
-	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
-		found := c.unexpected()
-		if len(found) == 0 || time.Now().After(end) {
-			return found
-		}
-		time.Sleep(wait)
-	}
+	var found []Process
+	backoff.Poll(c.maxWait, time.Millisecond, 100*time.Millisecond, func() bool {
+		found = c.unexpected()
+		return len(found) == 0
+	})
+	return found
 }
 
 // kill kills what a check reported, by identity, so that a leak is
