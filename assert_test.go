@@ -46,7 +46,9 @@ func TestAssertCancelVerdicts(t *testing.T) {
 		{"file stdout with policy", func(argv []string) func(context.Context) error {
 			return func(ctx context.Context) error {
 				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-				exectest.ApplyCancelPolicy(cmd) // nil stdio: /dev/null, no pipe either
+				if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: /dev/null, no pipe either
+					return err
+				}
 				return cmd.Run()
 			}
 		}, false, "pass", nil},
@@ -136,7 +138,9 @@ func TestAssertCancelRunPanics(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -266,7 +270,9 @@ func TestWaitAlive(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		exectest.ApplyCancelPolicy(cmd)
+		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

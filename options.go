@@ -173,6 +173,7 @@ func (f policyOption) applyPolicy(c *policyConfig) { f(c) }
 
 type policyConfig struct {
 	waitDelay time.Duration
+	errs      []string
 }
 
 // defaultWaitDelay is the backstop [ApplyCancelPolicy] sets when the
@@ -181,15 +182,13 @@ const defaultWaitDelay = 2 * time.Second
 
 // WaitDelay sets the command's WaitDelay: how long Wait waits for the
 // output pipes to close after the process exits or is cancelled, before it
-// closes them itself. It panics for d <= 0, since without a backstop one
-// escaped descendant makes Wait last as long as that descendant; it panics
-// rather than reporting because it runs in the code under test, where no
-// testing.TB exists.
+// closes them itself. d must be > 0 ([ApplyCancelPolicy] returns an error
+// otherwise): without a backstop one escaped descendant makes Wait last as
+// long as that descendant.
 func WaitDelay(d time.Duration) PolicyOption {
-	if d <= 0 {
-		panic(fmt.Sprintf("exectest.WaitDelay: got %v, want > 0", d))
-	}
-	return policyOption(func(c *policyConfig) { c.waitDelay = d })
+	return policyOption(func(c *policyConfig) {
+		positive(&c.errs, "exectest.WaitDelay", d, func() { c.waitDelay = d })
+	})
 }
 
 // positive calls set for d > 0, and otherwise records the bad input, to be
