@@ -15,6 +15,7 @@ import (
 	"github.com/exectest/exectest/internal/goroutines"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
+	"github.com/exectest/exectest/internal/role"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -80,7 +81,7 @@ type check struct {
 	lapse string
 	// atReturn are the fixture's processes alive and not being killed
 	// when run returned.
-	atReturn []proctest.Process
+	atReturn []described
 }
 
 type outcome struct {
@@ -219,13 +220,14 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome
 	case <-bound.C:
 	}
 	c.res.Hung = true
-	c.res.Holders = c.pipeHolders()
+	holders := c.pipeHolders()
+	c.res.Holders = processes(holders)
 	killErr := c.d.killAll()
 	killed := time.Now()
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
-	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", c.res.Holders)
-	msg.WriteString("\n" + fixFor(c.res.Holders, c.d.mon.snapshot()))
+	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", holders)
+	msg.WriteString("\n" + fixFor(holders, c.d.mon.snapshot()))
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
 	}
@@ -331,14 +333,15 @@ func (c *check) checkSurvivors(o outcome, snap snapshot) {
 	}
 	// The grace is for processes already being killed when run returned;
 	// the others survived, even if they are dead by now.
-	c.res.Survivors = union(c.atReturn, c.aliveAfter(grace))
-	if len(c.res.Survivors) == 0 {
+	survivors := union(c.atReturn, c.aliveAfter(grace))
+	c.res.Survivors = processes(survivors)
+	if len(survivors) == 0 {
 		return
 	}
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(c.res.Survivors), c.returnedWhen(), o.err)
-	writeList(&msg, fmt.Sprintf("survivors, alive and not being killed when run returned or still alive %v later (killed by exectest now):", grace), c.res.Survivors)
-	msg.WriteString("\n" + c.fixSurvivors(snap))
+	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(survivors), c.returnedWhen(), o.err)
+	writeList(&msg, fmt.Sprintf("survivors, alive and not being killed when run returned or still alive %v later (killed by exectest now):", grace), survivors)
+	msg.WriteString("\n" + c.fixSurvivors(survivors, snap))
 	if err := c.d.killAll(); err != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", err)
 	}
@@ -371,20 +374,46 @@ func (c *check) judgeUnproved(o outcome, snap snapshot) {
 		"exectest "+c.d.spec.Token+" alive", when, snap.explain(ran), fixUnproved(snap, ran, c.d.dir))
 }
 
-// describe turns identities into what a message says of them.
-func describe(ids []proc.Identity, s snapshot) []proctest.Process {
-	var ps []proctest.Process
+// described is a process as a message describes it, with its role, by
+// which the check decides what it is (never by the message's words).
+type described struct {
+	proctest.Process
+	role role.Role
+}
+
+// describeAs describes a live process in role r, with which of pipes
+// (target -> name) it holds a write end of.
+func describeAs(id proc.Identity, r role.Role, pipes map[string]string) (described, bool) {
+	p, ok := proc.Describe(id, r.String())
+	if !ok {
+		return described{}, false
+	}
+	p.Label(pipes)
+	return described{proctest.Process(p.Facts), r}, true
+}
+
+// describe describes the live processes among ids.
+func describe(ids []proc.Identity, s snapshot) []described {
+	var ps []described
 	for _, id := range ids {
-		if p, ok := proc.Describe(id, s.role(id)); ok {
-			p.Label(s.pipes)
-			ps = append(ps, proctest.Process(p.Facts))
+		if p, ok := describeAs(id, s.role(id), s.pipes); ok {
+			ps = append(ps, p)
 		}
 	}
 	return ps
 }
 
+// processes is what a Result says of ps.
+func processes(ps []described) []proctest.Process {
+	var out []proctest.Process
+	for _, p := range ps {
+		out = append(out, p.Process)
+	}
+	return out
+}
+
 // alive describes the fixture's processes that are alive now.
-func (c *check) alive() []proctest.Process {
+func (c *check) alive() []described {
 	s := c.d.mon.snapshot()
 	return describe(c.d.tracker.Members(s.ids()), s)
 }
@@ -392,7 +421,7 @@ func (c *check) alive() []proctest.Process {
 // notDying describes the fixture's processes that are alive and not on
 // their way out: no fatal signal pending, not exiting (see
 // [procstate.Dying]).
-func (c *check) notDying() []proctest.Process {
+func (c *check) notDying() []described {
 	s := c.d.mon.snapshot()
 	var ids []proc.Identity
 	for _, id := range c.d.tracker.Members(s.ids()) {
@@ -404,10 +433,10 @@ func (c *check) notDying() []proctest.Process {
 }
 
 // union is a and those of b not in a, by identity.
-func union(a, b []proctest.Process) []proctest.Process {
+func union(a, b []described) []described {
 	out := slices.Clone(a)
 	for _, p := range b {
-		if !slices.ContainsFunc(a, func(q proctest.Process) bool { return q.PID == p.PID && q.Start == p.Start }) {
+		if !slices.ContainsFunc(a, func(q described) bool { return q.PID == p.PID && q.Start == p.Start }) {
 			out = append(out, p)
 		}
 	}
@@ -416,7 +445,7 @@ func union(a, b []proctest.Process) []proctest.Process {
 
 // aliveAfter returns the fixture's processes still alive after up to
 // grace, polling with a capped backoff.
-func (c *check) aliveAfter(grace time.Duration) []proctest.Process {
+func (c *check) aliveAfter(grace time.Duration) []described {
 	s := c.d.mon.snapshot()
 	return describe(awaitDead(c.d.tracker, s.ids(), grace), s)
 }
@@ -425,7 +454,7 @@ func (c *check) aliveAfter(grace time.Duration) []proctest.Process {
 // that holds a write end of the command's output pipes: the answer to
 // "why does Wait not return". The test process itself is one when run
 // kept a write end open. It scans /proc: failures only.
-func (c *check) pipeHolders() []proctest.Process {
+func (c *check) pipeHolders() []described {
 	s := c.d.mon.snapshot()
 	ps := c.alive()
 	if len(s.pipes) == 0 {
@@ -439,9 +468,8 @@ func (c *check) pipeHolders() []proctest.Process {
 		skip = append(skip, p.PID)
 	}
 	for _, id := range proc.PipeHolders(s.pipes, skip...) {
-		if p, ok := proc.Describe(id, "not the fixture's, not killed"); ok {
-			p.Label(s.pipes)
-			ps = append(ps, proctest.Process(p.Facts))
+		if p, ok := describeAs(id, role.Stranger, s.pipes); ok {
+			ps = append(ps, p)
 		}
 	}
 	return ps
@@ -452,7 +480,7 @@ func (c *check) pipeHolders() []proctest.Process {
 // so the copy is run's, an *os.File it gave the command and never closed.
 // (A write end of stdin is the test's to hold: it writes there.) The test
 // process is never killed.
-func selfHolder(s snapshot) (proctest.Process, bool) {
+func selfHolder(s snapshot) (described, bool) {
 	out := map[string]string{}
 	for target, name := range s.pipes {
 		if strings.Contains(name, "stdout") || strings.Contains(name, "stderr") {
@@ -460,15 +488,13 @@ func selfHolder(s snapshot) (proctest.Process, bool) {
 		}
 	}
 	if !slices.ContainsFunc(proc.FDsOn(os.Getpid(), out), func(fd proc.FD) bool { return fd.Write }) {
-		return proctest.Process{}, false
+		return described{}, false
 	}
 	id, err := proc.Identify(os.Getpid())
 	if err != nil {
-		return proctest.Process{}, false
+		return described{}, false
 	}
-	p, ok := proc.Describe(id, "the test process itself, not killed: run kept the write end open; close it after cmd.Start")
-	p.Label(out)
-	return proctest.Process(p.Facts), ok
+	return describeAs(id, role.TestProcess, out)
 }
 
 // writeTracker says how the fixture's processes were followed, and what
@@ -488,7 +514,7 @@ func (c *check) returnedWhen() string {
 	return fmt.Sprintf("run returned %v after cancel", short(c.res.Elapsed))
 }
 
-func writeList(b *strings.Builder, header string, ps []proctest.Process) {
+func writeList(b *strings.Builder, header string, ps []described) {
 	if len(ps) == 0 {
 		fmt.Fprintf(b, "\n%s none (all had exited)", header)
 		return

@@ -17,6 +17,7 @@ import (
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
+	"github.com/exectest/exectest/internal/role"
 	"golang.org/x/sys/unix"
 )
 
@@ -52,7 +53,7 @@ type monitor struct {
 
 type knownProcess struct {
 	id   proc.Identity
-	role string
+	role role.Role
 	// execChild says the process is a child of the test process from the
 	// start, so os/exec waits for it and the toolkit must never reap it.
 	execChild bool
@@ -170,7 +171,7 @@ func (m *monitor) handle(e marker.Event) {
 		if m.child == (proc.Stat{}) {
 			m.child = childStat
 		}
-		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
+		m.known = append(m.known, knownProcess{id: id, role: role.FixtureChild, execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
 		if reason != "" {
 			m.failures = append(m.failures, "descendant "+reason)
@@ -179,11 +180,11 @@ func (m *monitor) handle(e marker.Event) {
 		if gone {
 			return // killed by the cancel before it could be found: nothing to follow
 		}
-		role := "descendant"
+		r := role.Descendant
 		if m.escape {
-			role = "descendant, escaped into its own session"
+			r = role.EscapedDescendant
 		}
-		m.known = append(m.known, knownProcess{id: id, role: role})
+		m.known = append(m.known, knownProcess{id: id, role: r})
 		if m.escape && st.SID != st.PID {
 			m.failures = append(m.failures, fmt.Sprintf("descendant pid %d reported alive but not escaped: sid: got %d, want its own pid %d", id.PID, st.SID, st.PID))
 			return
@@ -436,13 +437,13 @@ func (s snapshot) ids() []proc.Identity {
 }
 
 // role says what the fixture knows a process as.
-func (s snapshot) role(id proc.Identity) string {
+func (s snapshot) role(id proc.Identity) role.Role {
 	for _, k := range s.known {
 		if k.id == id {
 			return k.role
 		}
 	}
-	return "fixture process"
+	return role.FixtureProcess
 }
 
 // String says what the fixture has reported so far, for messages.
