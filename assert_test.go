@@ -75,8 +75,11 @@ func TestAssertCancelVerdicts(t *testing.T) {
 				if cost := time.Since(start); cost > hungCost {
 					t.Errorf("check cost: got %v, want at most %v (the bound, not the descendant's lifetime)", cost, hungCost)
 				}
-				if c.verdict == "pass" && (!res.Proved || !res.Passed() || res.Descendant.PID == 0) {
-					t.Errorf("result of a passing check: got %+v, want proved, passed and the descendant's pid", res)
+				if res.Failed != (c.verdict == "fail") {
+					t.Errorf("Result.Failed: got %v, want %v: the verdict the check reported, %s", res.Failed, !res.Failed, c.verdict)
+				}
+				if c.verdict == "pass" && (!res.Proved || res.DescendantPID == 0) {
+					t.Errorf("result of a passing check: got %+v, want proved and the descendant's pid", res)
 				}
 			})
 		}

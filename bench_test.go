@@ -218,7 +218,7 @@ func msPerCheck(total time.Duration, n int) float64 {
 func BenchmarkAssertCancelOnB(b *testing.B) {
 	for b.Loop() {
 		d := exectest.NewDescendant(b)
-		if r := exectest.AssertCancel(b, d, policy(d.Argv())); !r.Passed() {
+		if r := exectest.AssertCancel(b, d, policy(d.Argv())); r.Failed {
 			b.Fatalf("check on *testing.B: got %+v, want passed", r)
 		}
 	}

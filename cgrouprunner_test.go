@@ -127,7 +127,7 @@ func (r *cgroupRunner) check(t *testing.T, res exectest.Result) {
 	if !slices.Contains(run.members, run.child) {
 		t.Errorf("runner's cgroup %s at the cancel: got members %v, want the direct child pid %d among them (exectest must not move it out)", run.dir, run.members, run.child)
 	}
-	if d := res.Descendant.PID; d == 0 || !slices.Contains(run.members, d) {
+	if d := res.DescendantPID; d == 0 || !slices.Contains(run.members, d) {
 		t.Errorf("runner's cgroup %s at the cancel: got members %v, want the proven descendant pid %d among them", run.dir, run.members, d)
 	}
 	if want := fmt.Sprintf("pid %d runs in a cgroup the code under test chose, %s: exectest does not move it out", run.child, run.dir); !strings.Contains(res.Tracker, want) {

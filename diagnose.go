@@ -57,8 +57,8 @@ func fixFor(ps []described, s snapshot) string {
 // fixSurvivors says what to change for processes that survived run's
 // return: run returned first, or killed them only after it returned, or
 // its kill did not reach them.
-func (c *check) fixSurvivors(survivors []described, s snapshot) string {
-	if c.res.Early {
+func (c *check) fixSurvivors(s snapshot) string {
+	if c.early {
 		return fixEarly
 	}
 	for _, p := range c.atReturn {
@@ -66,7 +66,7 @@ func (c *check) fixSurvivors(survivors []described, s snapshot) string {
 			return fixWaitFirst // not being killed when run returned, dead now
 		}
 	}
-	return fixFor(survivors, s)
+	return fixFor(c.survivors, s)
 }
 
 // fixUnproved says what to change where the descendant never proved it

@@ -29,7 +29,7 @@ type monitor struct {
 	token   string
 	escape  bool
 	execs   bool        // the descendant execs its final program after its report
-	cancel  atomic.Bool // the check has cancelled: a fixture process may die any moment
+	cancel  atomic.Bool // the check has cancelled (see markCancelled)
 	f       *os.File
 	goAhead *os.File // the fixture child waits for a line here before it forks
 	tracker *proc.Tracker
@@ -97,6 +97,21 @@ func (m *monitor) read() {
 	}
 }
 
+// markCancelled says that the check has cancelled run's context: from now
+// on a fixture process may die of the cancel, which is no failure of its
+// own.
+func (m *monitor) markCancelled() { m.cancel.Store(true) }
+
+func (m *monitor) cancelled() bool { return m.cancel.Load() }
+
+// reportedExit is the direct child's last "exit" status, "" until it
+// reports one: how the descendant ended, as its parent saw it.
+func (m *monitor) reportedExit() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.exit
+}
+
 func (m *monitor) close() {
 	m.f.Close() // unblocks the reader
 	<-m.done
@@ -133,7 +148,7 @@ func (m *monitor) handle(e marker.Event) {
 	}
 	raced := false
 	switch {
-	case e.Kind == marker.Alive && gone && m.cancel.Load():
+	case e.Kind == marker.Alive && gone && m.cancelled():
 		reason, raced = "", true
 	case e.Kind == marker.Alive && gone:
 		reason = m.diedAfterReport(e.PID)
@@ -225,7 +240,7 @@ func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 		var err error
 		s, err = id.Stat()
 		switch {
-		case (err != nil || s.Exiting()) && m.cancel.Load():
+		case (err != nil || s.Exiting()) && m.cancelled():
 			reason, raced = "", true
 		case err != nil || s.Exiting():
 			reason = m.diedAfterReport(id.PID)
@@ -277,8 +292,7 @@ func runsSleep(pid int) string {
 // command's stdout and stderr are. Asked at the cancel: a descendant that
 // died before it (a /bin/sleep that exits at once, a short lifetime) tests
 // nothing.
-func (m *monitor) lapse() string {
-	s := m.snapshot()
+func (s snapshot) lapse() string {
 	p := s.proof
 	if p == nil {
 		return ""
