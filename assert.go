@@ -7,15 +7,12 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest/internal/goroutines"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/procstate"
-	"github.com/exectest/exectest/proctest"
 )
 
 // killGrace is how long a hung run has to return once the fixture's
@@ -65,22 +62,47 @@ func AssertCancel(tb testing.TB, d *Descendant, run func(ctx context.Context) er
 		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d.name())
 	}
 	c := &check{tb: tb, d: d, cfg: cfg, scope: NewGoroutineScope()}
-	c.res.Tracker = d.tracking()
 	return c.do(run)
 }
 
+// check is one AssertCancel: what it saw, in the order it saw it. Its
+// Result is built from this once, at the end (see check.result).
 type check struct {
 	tb    testing.TB
 	d     *Descendant
 	cfg   assertConfig
-	res   Result
-	why   string // why the cancel came when it did
 	scope *GoroutineScope
-	// lapse says why the proof of life no longer held at the cancel.
-	lapse string
-	// atReturn are the fixture's processes alive and not being killed
-	// when run returned.
-	atReturn []proctest.Process
+
+	// By the cancel.
+	copyGoroutines int    // os/exec's copy goroutines, sampled while the fixture started
+	proved         bool   // the descendant had proved it runs
+	lapse          string // why that proof no longer held, if it did not
+	why            string // why the cancel came when it did
+	early          bool   // run returned before any cancel
+	cancelDelay    time.Duration
+
+	// At the bound and after run returned.
+	out           outcome
+	returned      bool
+	hung          bool
+	elapsed       time.Duration // from the cancel to run's return
+	holders       []described   // holding the command's output at the bound
+	atReturn      []described   // alive and not being killed when run returned
+	survivors     []described
+	leaked        []goroutines.Group
+	fds           []string // the command's pipes left open, one line each
+	descendantPID int
+
+	// failed says the check reported a failure: the verdict (see fail).
+	failed bool
+}
+
+// fail reports a failure through the testing.TB. Every failure of the
+// check goes through it, so that failed is the check's one verdict.
+func (c *check) fail(format string, args ...any) {
+	c.tb.Helper()
+	c.failed = true
+	c.tb.Errorf(format, args...)
 }
 
 type outcome struct {
@@ -110,59 +132,60 @@ func (c *check) do(run func(context.Context) error) Result {
 	}()
 
 	early, gotEarly, why := c.waitToCancel(returned)
-	c.res.Proved = c.d.mon.snapshot().proof != nil
-	if c.res.Proved && !gotEarly {
-		c.lapse = c.d.mon.lapse()
+	atCancel := c.d.mon.snapshot()
+	c.proved, c.why, c.early = atCancel.proof != nil, why, gotEarly
+	if c.proved && !gotEarly {
+		c.lapse = atCancel.lapse()
 	}
-	c.why = why
-	// From now on a fixture process may die of the cancel: not of its own
-	// failure. A run that returned first was not cancelled.
-	c.d.mon.cancel.Store(!gotEarly)
-	if c.res.CopyGoroutines == 0 {
-		c.res.CopyGoroutines = sampleCopyGoroutines(c.scope)
+	if !gotEarly {
+		// From now on a fixture process may die of the cancel: not of its
+		// own failure. A run that returned first was not cancelled.
+		c.d.mon.markCancelled()
+	}
+	if c.copyGoroutines == 0 {
+		c.copyGoroutines = sampleCopyGoroutines(c.scope)
 	}
 	cancel()
 	cancelled := time.Now()
-	c.res.CancelDelay = cancelled.Sub(start)
+	c.cancelDelay = cancelled.Sub(start)
 
-	var o outcome
 	if gotEarly {
-		o = early
-		c.res.Returned, c.res.Early = true, true
+		c.out, c.returned = early, true
 	} else {
-		o = c.waitReturn(returned, cancelled)
+		c.waitReturn(returned, cancelled)
 	}
-	c.res.Err, c.res.Panic = o.err, o.panic
-	c.res.Tracker = c.d.tracking() // as the fixture child's cgroup made it
-	if o.panic != nil {
-		c.tb.Errorf("exectest: run panicked: %v\n%s", o.panic, o.stack)
+	if c.out.panic != nil {
+		c.fail("exectest: run panicked: %v\n%s", c.out.panic, c.out.stack)
 	}
-	if !c.res.Returned {
-		return c.res
+	if !c.returned {
+		return c.result()
 	}
 	// At once: a process alive and not being killed now survived the
 	// cancel, whatever kills it later.
-	c.atReturn = c.notDying()
-	if !c.res.Proved {
+	c.atReturn = c.notDying(c.d.mon.snapshot())
+	if !c.proved {
 		c.awaitLateProof()
 	}
+	// What the fixture reported by now, a late proof of life included, is
+	// what the check judges by.
 	snap := c.d.mon.snapshot()
 	if snap.proof != nil {
-		c.res.Descendant = snap.proof.id
+		c.descendantPID = snap.proof.id.PID
 	}
 	// Before the survivors are killed: killing them closes the pipes, and
 	// the leaked goroutines and descriptors would vanish with them.
 	c.checkLeaks(snap)
-	c.checkSurvivors(o, snap)
+	// Looked at after the leaks: a process reported meanwhile counts too.
+	c.checkSurvivors(c.d.mon.snapshot())
 	switch {
-	case !c.res.passed():
+	case c.failed:
 	case snap.proof == nil:
-		c.judgeUnproved(o, snap)
+		c.judgeUnproved(snap)
 	default:
 		c.judgeProved(snap)
 	}
 	c.judgeEarlySeries(snap)
-	return c.res
+	return c.result()
 }
 
 // waitToCancel waits for the moment to cancel and says why it came. If
@@ -179,11 +202,11 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 	}
 	for {
 		s := c.d.mon.snapshot()
-		if s.started > 0 && c.res.CopyGoroutines == 0 {
+		if s.started > 0 && c.copyGoroutines == 0 {
 			// os/exec has started its goroutines by the time the child
 			// runs: count them now, while the fixture is still starting,
 			// rather than between the proof and the cancel.
-			c.res.CopyGoroutines = sampleCopyGoroutines(c.scope)
+			c.copyGoroutines = sampleCopyGoroutines(c.scope)
 		}
 		if c.cfg.mode == cancelWhenAlive {
 			if s.proof != nil {
@@ -208,39 +231,37 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 
 // waitReturn waits for run to return within the bound; past it, it kills
 // the fixture's processes and waits a grace period more.
-func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) outcome {
+func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	c.tb.Helper()
 	bound := time.NewTimer(c.cfg.bound)
 	defer bound.Stop()
 	select {
-	case o := <-returned:
-		c.res.Elapsed, c.res.Returned = time.Since(cancelled), true
-		return o
+	case c.out = <-returned:
+		c.elapsed, c.returned = time.Since(cancelled), true
+		return
 	case <-bound.C:
 	}
-	c.res.Hung = true
-	c.res.Holders = c.pipeHolders()
+	c.hung = true
+	atBound := c.d.mon.snapshot()
+	c.holders = c.pipeHolders(atBound)
 	killErr := c.d.killAll()
 	killed := time.Now()
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
-	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", c.res.Holders)
-	msg.WriteString("\n" + fixFor(c.res.Holders, c.d.mon.snapshot()))
+	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", c.holders)
+	msg.WriteString("\n" + fixFor(c.holders, atBound))
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
 	}
-	c.writeTracker(&msg)
+	c.writeTracker(&msg, atBound)
 	select {
-	case o := <-returned:
-		c.res.Elapsed, c.res.Returned = time.Since(cancelled), true
-		fmt.Fprintf(&msg, "\nrun returned %v after the kill (%v after cancel): err = %v", short(time.Since(killed)), short(c.res.Elapsed), o.err)
-		c.tb.Errorf("%s", msg.String())
-		return o
+	case c.out = <-returned:
+		c.elapsed, c.returned = time.Since(cancelled), true
+		fmt.Fprintf(&msg, "\nrun returned %v after the kill (%v after cancel): err = %v", short(time.Since(killed)), short(c.elapsed), c.out.err)
 	case <-time.After(killGrace):
 		fmt.Fprintf(&msg, "\nrun did not return %v after the kill either: its goroutine is leaked", killGrace)
-		c.tb.Errorf("%s", msg.String())
-		return outcome{}
 	}
+	c.fail("%s", msg.String())
 }
 
 // lateProofWindow is how long a descendant that had not proved itself at
@@ -270,7 +291,7 @@ func (c *check) checkLeaks(s snapshot) {
 	// os/exec's goroutines are runnable now and end at once, given a
 	// processor: give them this one before the first look.
 	runtime.Gosched()
-	poll(c.leakWait(), func() bool {
+	settling.Poll(c.leakWait(), func() bool {
 		gs, fds = nil, nil
 		if !c.cfg.noGoroutines {
 			gs = c.scope.running()
@@ -282,13 +303,9 @@ func (c *check) checkLeaks(s snapshot) {
 	})
 	var msgs []string
 	if len(gs) > 0 {
-		err := &leakedGoroutinesError{groups: gs, after: "run returned", wait: c.leakWait()}
-		c.res.Goroutines = err.Stacks()
-		for _, g := range gs {
-			c.res.LeakedGoroutines += g.Count
-		}
-		msgs = append(msgs, err.Error())
-	} else if !c.cfg.noGoroutines && c.res.CopyGoroutines == 0 {
+		c.leaked = gs
+		msgs = append(msgs, (&leakedGoroutinesError{groups: gs, after: "run returned", wait: c.leakWait()}).Error())
+	} else if !c.cfg.noGoroutines && c.copyGoroutines == 0 {
 		// Said only from what was seen: the count is a sample, and can
 		// miss goroutines a loaded machine has not run yet.
 		if stdio, ok := s.stdioWithoutPipes(); ok {
@@ -296,15 +313,16 @@ func (c *check) checkLeaks(s snapshot) {
 		}
 	}
 	if len(fds) > 0 {
-		c.res.Descriptors = fds
-		msgs = append(msgs, (&leakedDescriptorsError{FDs: fds, Name: s.pipes}).Error())
+		err := &leakedDescriptorsError{FDs: fds, Name: s.pipes}
+		c.fds = err.lines()
+		msgs = append(msgs, err.Error())
 	}
 	if len(msgs) > 0 {
 		fix := fixWait
 		if len(gs) == 0 {
 			fix = fixCloseFDs
 		}
-		c.tb.Errorf("%s\n(%s)\n%s", strings.Join(msgs, "\n"), c.returnedWhen(), fix)
+		c.fail("%s\n(%s)\n%s", strings.Join(msgs, "\n"), c.returnedWhen(), fix)
 	}
 }
 
@@ -323,7 +341,7 @@ func logf(tb testing.TB, format string, args ...any) {
 }
 
 // checkSurvivors fails for every fixture process alive after run returned.
-func (c *check) checkSurvivors(o outcome, snap snapshot) {
+func (c *check) checkSurvivors(s snapshot) {
 	c.tb.Helper()
 	grace := survivorGrace
 	if c.cfg.settle > 0 {
@@ -331,172 +349,60 @@ func (c *check) checkSurvivors(o outcome, snap snapshot) {
 	}
 	// The grace is for processes already being killed when run returned;
 	// the others survived, even if they are dead by now.
-	c.res.Survivors = union(c.atReturn, c.aliveAfter(grace))
-	if len(c.res.Survivors) == 0 {
+	c.survivors = union(c.atReturn, c.aliveAfter(grace, s))
+	if len(c.survivors) == 0 {
 		return
 	}
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(c.res.Survivors), c.returnedWhen(), o.err)
-	writeList(&msg, fmt.Sprintf("survivors, alive and not being killed when run returned or still alive %v later (killed by exectest now):", grace), c.res.Survivors)
-	msg.WriteString("\n" + c.fixSurvivors(snap))
+	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(c.survivors), c.returnedWhen(), c.out.err)
+	writeList(&msg, fmt.Sprintf("survivors, alive and not being killed when run returned or still alive %v later (killed by exectest now):", grace), c.survivors)
+	msg.WriteString("\n" + c.fixSurvivors(s))
 	if err := c.d.killAll(); err != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", err)
 	}
-	c.writeTracker(&msg)
-	c.tb.Errorf("%s", msg.String())
+	c.writeTracker(&msg, s)
+	c.fail("%s", msg.String())
 }
 
 // judgeUnproved decides about a check whose descendant never proved it
 // runs: vacuous (skip) unless the cancel simply won the race with start-up.
-func (c *check) judgeUnproved(o outcome, snap snapshot) {
+func (c *check) judgeUnproved(snap snapshot) {
 	c.tb.Helper()
 	// With an early cancel, nothing proved alive is a possible outcome of
 	// the race, unless the fixture said it cannot run or run returned
 	// before the cancel without starting it.
-	raced := c.cfg.mode != cancelWhenAlive && len(snap.failures) == 0 && (snap.started > 0 || !c.res.Early)
+	raced := c.cfg.mode != cancelWhenAlive && len(snap.failures) == 0 && (snap.started > 0 || !c.early)
 	if raced {
 		if l, ok := c.tb.(interface{ Logf(string, ...any) }); ok {
-			l.Logf("exectest: cancelled %v after start, before the descendant proved it runs; nothing of the fixture survived (%s)", short(c.res.CancelDelay), snap)
+			l.Logf("exectest: cancelled %v after start, before the descendant proved it runs; nothing of the fixture survived (%s)", short(c.cancelDelay), snap)
 		}
 		return
 	}
 	var when string
-	if c.res.Early {
-		when = fmt.Sprintf("run returned before any cancel, %v after start: err = %v", short(c.res.CancelDelay), o.err)
+	if c.early {
+		when = fmt.Sprintf("run returned before any cancel, %v after start: err = %v", short(c.cancelDelay), c.out.err)
 	} else {
-		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.res.CancelDelay), c.why, short(c.res.Elapsed), o.err)
+		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.cancelDelay), c.why, short(c.elapsed), c.out.err)
 	}
-	ran := ranUnreported(o.err, c.d.spec)
+	ran := ranUnreported(c.out.err, c.d.spec)
 	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: a report %q from the fixture\n%s\nthe fixture: %s\n%s",
 		"exectest "+c.d.spec.Token+" alive", when, snap.explain(ran), fixUnproved(snap, ran, c.d.dir))
 }
 
-// describe turns identities into what a message says of them.
-func describe(ids []proc.Identity, s snapshot) []proctest.Process {
-	var ps []proctest.Process
-	for _, id := range ids {
-		if p, ok := proc.Describe(id, s.role(id)); ok {
-			p.Label(s.pipes)
-			ps = append(ps, proctest.Process(p.Facts))
-		}
-	}
-	return ps
-}
-
-// alive describes the fixture's processes that are alive now.
-func (c *check) alive() []proctest.Process {
-	s := c.d.mon.snapshot()
-	return describe(c.d.tracker.Members(s.ids()), s)
-}
-
-// notDying describes the fixture's processes that are alive and not on
-// their way out: no fatal signal pending, not exiting (see
-// [procstate.Dying]).
-func (c *check) notDying() []proctest.Process {
-	s := c.d.mon.snapshot()
-	var ids []proc.Identity
-	for _, id := range c.d.tracker.Members(s.ids()) {
-		if !procstate.Dying(id) {
-			ids = append(ids, id)
-		}
-	}
-	return describe(ids, s)
-}
-
-// union is a and those of b not in a, by identity.
-func union(a, b []proctest.Process) []proctest.Process {
-	out := slices.Clone(a)
-	for _, p := range b {
-		if !slices.ContainsFunc(a, func(q proctest.Process) bool { return q.PID == p.PID && q.Start == p.Start }) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// aliveAfter returns the fixture's processes still alive after up to
-// grace, polling with a capped backoff.
-func (c *check) aliveAfter(grace time.Duration) []proctest.Process {
-	s := c.d.mon.snapshot()
-	return describe(awaitDead(c.d.tracker, s.ids(), grace), s)
-}
-
-// pipeHolders adds to the fixture's live processes every other process
-// that holds a write end of the command's output pipes: the answer to
-// "why does Wait not return". The test process itself is one when run
-// kept a write end open. It scans /proc: failures only.
-func (c *check) pipeHolders() []proctest.Process {
-	s := c.d.mon.snapshot()
-	ps := c.alive()
-	if len(s.pipes) == 0 {
-		return ps
-	}
-	if p, ok := selfHolder(s); ok {
-		ps = append(ps, p)
-	}
-	skip := []int{os.Getpid()}
-	for _, p := range ps {
-		skip = append(skip, p.PID)
-	}
-	for _, id := range proc.PipeHolders(s.pipes, skip...) {
-		if p, ok := proc.Describe(id, "not the fixture's, not killed"); ok {
-			p.Label(s.pipes)
-			ps = append(ps, proctest.Process(p.Facts))
-		}
-	}
-	return ps
-}
-
-// selfHolder describes the test process if it holds a write end of the
-// command's stdout or stderr: os/exec closes its own copies after Start,
-// so the copy is run's, an *os.File it gave the command and never closed.
-// (A write end of stdin is the test's to hold: it writes there.) The test
-// process is never killed.
-func selfHolder(s snapshot) (proctest.Process, bool) {
-	out := map[string]string{}
-	for target, name := range s.pipes {
-		if strings.Contains(name, "stdout") || strings.Contains(name, "stderr") {
-			out[target] = name
-		}
-	}
-	if !slices.ContainsFunc(proc.FDsOn(os.Getpid(), out), func(fd proc.FD) bool { return fd.Write }) {
-		return proctest.Process{}, false
-	}
-	id, err := proc.Identify(os.Getpid())
-	if err != nil {
-		return proctest.Process{}, false
-	}
-	p, ok := proc.Describe(id, "the test process itself, not killed: run kept the write end open; close it after cmd.Start")
-	p.Label(out)
-	return proctest.Process(p.Facts), ok
-}
-
 // writeTracker says how the fixture's processes were followed, and what
 // went wrong with it, if anything: a failure is only as good as that.
-func (c *check) writeTracker(b *strings.Builder) {
-	c.res.Tracker = c.d.tracking() // as the fixture child's cgroup made it
-	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.res.Tracker)
-	for _, n := range c.d.mon.snapshot().notes {
+func (c *check) writeTracker(b *strings.Builder, s snapshot) {
+	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.d.tracking()) // as the fixture child's cgroup made it
+	for _, n := range s.notes {
 		fmt.Fprintf(b, "\n\t(%s)", n)
 	}
 }
 
 func (c *check) returnedWhen() string {
-	if c.res.Early {
-		return fmt.Sprintf("run returned before the cancel, %v after start", short(c.res.CancelDelay))
+	if c.early {
+		return fmt.Sprintf("run returned before the cancel, %v after start", short(c.cancelDelay))
 	}
-	return fmt.Sprintf("run returned %v after cancel", short(c.res.Elapsed))
-}
-
-func writeList(b *strings.Builder, header string, ps []proctest.Process) {
-	if len(ps) == 0 {
-		fmt.Fprintf(b, "\n%s none (all had exited)", header)
-		return
-	}
-	b.WriteString("\n" + header)
-	for _, p := range ps {
-		b.WriteString("\n\t" + p.String())
-	}
+	return fmt.Sprintf("run returned %v after cancel", short(c.elapsed))
 }
 
 // short rounds d for a message: to the microsecond below a millisecond, to

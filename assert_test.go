@@ -46,7 +46,9 @@ func TestAssertCancelVerdicts(t *testing.T) {
 		{"file stdout with policy", func(argv []string) func(context.Context) error {
 			return func(ctx context.Context) error {
 				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-				exectest.ApplyCancelPolicy(cmd) // nil stdio: /dev/null, no pipe either
+				if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: /dev/null, no pipe either
+					return err
+				}
 				return cmd.Run()
 			}
 		}, false, "pass", nil},
@@ -73,8 +75,11 @@ func TestAssertCancelVerdicts(t *testing.T) {
 				if cost := time.Since(start); cost > hungCost {
 					t.Errorf("check cost: got %v, want at most %v (the bound, not the descendant's lifetime)", cost, hungCost)
 				}
-				if c.verdict == "pass" && (!res.Proved || !res.Passed() || res.Descendant.PID == 0) {
-					t.Errorf("result of a passing check: got %+v, want proved, passed and the descendant's pid", res)
+				if res.Failed != (c.verdict == "fail") {
+					t.Errorf("Result.Failed: got %v, want %v: the verdict the check reported, %s", res.Failed, !res.Failed, c.verdict)
+				}
+				if c.verdict == "pass" && (!res.Proved || res.DescendantPID == 0) {
+					t.Errorf("result of a passing check: got %+v, want proved and the descendant's pid", res)
 				}
 			})
 		}
@@ -136,7 +141,9 @@ func TestAssertCancelRunPanics(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -266,7 +273,9 @@ func TestWaitAlive(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		exectest.ApplyCancelPolicy(cmd)
+		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

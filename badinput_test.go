@@ -32,10 +32,10 @@ func TestHermeticWithoutHook(t *testing.T) {
 // A run that panics is reported with its value and stack, and the
 // cleanup still kills the fixture.
 func TestRunPanicsLeavesNothing(t *testing.T) {
-	var res exectest.Result
+	var d *exectest.Descendant
 	f := runFake(t, func(tb testing.TB) {
-		d := exectest.NewDescendant(tb)
-		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
+		d = exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.Command(d.Argv()[0], d.Argv()[1:]...)
 			cmd.Stdout = new(strings.Builder)
 			if err := cmd.Start(); err != nil {
@@ -48,8 +48,8 @@ func TestRunPanicsLeavesNothing(t *testing.T) {
 		})
 	})
 	f.wantVerdict(t, "fail", "run panicked: runner gave up", "badinput_test.go")
-	if res.Descendant.PID == 0 || res.Descendant.Alive() {
-		t.Errorf("descendant %v after the check and its cleanup: got alive (or unknown), want killed", res.Descendant)
+	if id, ok := d.Process(); !ok || id.Alive() {
+		t.Errorf("descendant %v after the check and its cleanup: got alive (or unknown), want killed", id)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/backoff"
 )
 
 // BenchmarkCancelCheck compares the cost of one full toolkit check with
@@ -171,23 +172,29 @@ const sleepSeenWithin = 10 * time.Second
 // forked child still shows the shell's command line until then.
 func waitForSleep(pid int) error {
 	children := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
-	end := time.Now().Add(sleepSeenWithin)
-	for wait := 50 * time.Microsecond; ; wait = min(2*wait, time.Millisecond) {
-		list, err := os.ReadFile(children)
-		if err != nil {
-			return err
+	var (
+		list []byte
+		err  error
+	)
+	seen := backoff.Poll(sleepSeenWithin, 50*time.Microsecond, time.Millisecond, func() bool {
+		if list, err = os.ReadFile(children); err != nil {
+			return true
 		}
 		for _, child := range strings.Fields(string(list)) {
 			cmdline, _ := os.ReadFile("/proc/" + child + "/cmdline")
 			if bytes.HasPrefix(cmdline, []byte("/bin/sleep")) {
-				return nil
+				return true
 			}
 		}
-		if time.Now().After(end) {
-			return fmt.Errorf("children of %d: got %q, want one running /bin/sleep within %v", pid, bytes.TrimSpace(list), sleepSeenWithin)
-		}
-		time.Sleep(wait)
+		return false
+	})
+	switch {
+	case err != nil:
+		return err
+	case !seen:
+		return fmt.Errorf("children of %d: got %q, want one running /bin/sleep within %v", pid, bytes.TrimSpace(list), sleepSeenWithin)
 	}
+	return nil
 }
 
 // haveProcChildren says whether the kernel lists a task's children, which
@@ -211,7 +218,7 @@ func msPerCheck(total time.Duration, n int) float64 {
 func BenchmarkAssertCancelOnB(b *testing.B) {
 	for b.Loop() {
 		d := exectest.NewDescendant(b)
-		if r := exectest.AssertCancel(b, d, policy(d.Argv())); !r.Passed() {
+		if r := exectest.AssertCancel(b, d, policy(d.Argv())); r.Failed {
 			b.Fatalf("check on *testing.B: got %+v, want passed", r)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/cgroup2"
 	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
@@ -126,7 +127,7 @@ func (r *cgroupRunner) check(t *testing.T, res exectest.Result) {
 	if !slices.Contains(run.members, run.child) {
 		t.Errorf("runner's cgroup %s at the cancel: got members %v, want the direct child pid %d among them (exectest must not move it out)", run.dir, run.members, run.child)
 	}
-	if d := res.Descendant.PID; d == 0 || !slices.Contains(run.members, d) {
+	if d := res.DescendantPID; d == 0 || !slices.Contains(run.members, d) {
 		t.Errorf("runner's cgroup %s at the cancel: got members %v, want the proven descendant pid %d among them", run.dir, run.members, d)
 	}
 	if want := fmt.Sprintf("pid %d runs in a cgroup the code under test chose, %s: exectest does not move it out", run.child, run.dir); !strings.Contains(res.Tracker, want) {
@@ -153,17 +154,17 @@ func (r *cgroupRunner) cleanup(t *testing.T) {
 // removeCgroup removes the cgroup at dir, waiting up to grace, with a
 // capped backoff, for its members to leave.
 func removeCgroup(dir string, grace time.Duration) error {
-	end := time.Now().Add(grace)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		err := unix.Rmdir(dir)
-		if err == nil || errors.Is(err, unix.ENOENT) {
-			return nil
+	var err error
+	backoff.Poll(grace, time.Millisecond, 50*time.Millisecond, func() bool {
+		if err = unix.Rmdir(dir); errors.Is(err, unix.ENOENT) {
+			err = nil
 		}
-		if !errors.Is(err, unix.EBUSY) || time.Now().After(end) {
-			return fmt.Errorf("rmdir %s: %w (members: %v)", dir, err, must(cgroupMembers(dir)))
-		}
-		time.Sleep(wait)
+		return !errors.Is(err, unix.EBUSY)
+	})
+	if err != nil {
+		return fmt.Errorf("rmdir %s: %w (members: %v)", dir, err, must(cgroupMembers(dir)))
 	}
+	return nil
 }
 
 func must[T any](v T, _ error) T { return v }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
@@ -176,7 +177,7 @@ func (d *Descendant) Script() string {
 }
 
 // sweepTempDir removes, once per process, the fixture folders that killed
-// test runs left in TMPDIR (see [proc.RemoveStale]).
+// test runs left in TMPDIR (see proc.RemoveStale).
 var sweepTempDir = sync.OnceFunc(func() { proc.RemoveStale(os.TempDir(), "exectest-") })
 
 // writeExecutable writes an executable file that a fork elsewhere in the
@@ -246,7 +247,7 @@ func (d *Descendant) claim() bool { return d.claimed.CompareAndSwap(false, true)
 // test process as child subreaper, or the fixture's own reports. It can
 // change once the command runs: a fixture child that the code under test
 // started in a cgroup of its own stays there, followed without a cgroup
-// (see [proc.Tracker.Adopt]).
+// (see proc.Tracker.Adopt).
 func (d *Descendant) tracking() string { return d.tracker.Mechanism() }
 
 // killAll kills every process of the fixture: the tracker's members and
@@ -293,14 +294,12 @@ func (d *Descendant) cleanup() {
 // member or grace has passed: the kernel tears killed processes down
 // asynchronously.
 func awaitDead(t *proc.Tracker, known []proc.Identity, grace time.Duration) []proc.Identity {
-	end := time.Now().Add(grace)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		live := t.Members(known)
-		if len(live) == 0 || time.Now().After(end) {
-			return live
-		}
-		time.Sleep(wait)
-	}
+	var live []proc.Identity
+	backoff.Poll(grace, time.Millisecond, 50*time.Millisecond, func() bool {
+		live = t.Members(known)
+		return len(live) == 0
+	})
+	return live
 }
 
 func (d *Descendant) removeDir() {

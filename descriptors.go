@@ -30,11 +30,11 @@ func SnapshotDescriptors() *DescriptorSnapshot {
 	return s
 }
 
-// Find returns a [*leakedDescriptorsError] naming the descriptors opened
-// since the snapshot that are still open after up to [defaultLeakWait].
+// Find returns an error naming the descriptors opened since the snapshot
+// that are still open after up to 1s of looking again, or nil.
 func (s *DescriptorSnapshot) Find() error {
 	var left []proc.FD
-	poll(defaultLeakWait, func() bool {
+	settling.Poll(defaultLeakWait, func() bool {
 		left = left[:0]
 		for _, fd := range proc.FDs(os.Getpid()) {
 			if old, ok := s.fds[fd.Num]; (!ok || old != fd.Target) && !transient(fd.Target) {
@@ -68,13 +68,22 @@ type leakedDescriptorsError struct {
 }
 
 func (e *leakedDescriptorsError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exectest: descriptors of the test process left open: got %d, want 0", len(e.FDs))
+	for _, l := range e.lines() {
+		b.WriteString("\n\t" + l)
+	}
+	return b.String()
+}
+
+// lines says what each descriptor is, one line each, pipes first: they
+// are what keeps a reader or a writer waiting.
+func (e *leakedDescriptorsError) lines() []string {
 	fds := slices.Clone(e.FDs)
-	// Pipes first: they are what keeps a reader or a writer waiting.
 	slices.SortStableFunc(fds, func(a, b proc.FD) int {
 		return boolCmp(proc.IsPipe(b.Target), proc.IsPipe(a.Target))
 	})
-	var b strings.Builder
-	fmt.Fprintf(&b, "exectest: descriptors of the test process left open: got %d, want 0", len(fds))
+	var lines []string
 	for _, fd := range fds {
 		end := "read end"
 		if fd.Write {
@@ -86,12 +95,13 @@ func (e *leakedDescriptorsError) Error() string {
 				end = "opened for reading"
 			}
 		}
-		fmt.Fprintf(&b, "\n\tfd %d: %s, %s", fd.Num, fd.Target, end)
+		l := fmt.Sprintf("fd %d: %s, %s", fd.Num, fd.Target, end)
 		if name := e.Name[fd.Target]; name != "" {
-			fmt.Fprintf(&b, " (the command's %s)", name)
+			l += fmt.Sprintf(" (the command's %s)", name)
 		}
+		lines = append(lines, l)
 	}
-	return b.String()
+	return lines
 }
 
 func boolCmp(a, b bool) int {

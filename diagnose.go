@@ -1,10 +1,10 @@
 package exectest
 
 import (
-	"github.com/exectest/exectest/internal/proc"
 	"strings"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/role"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,17 +25,17 @@ const (
 // found alive where they should not be (holding the pipe past the bound,
 // or surviving run's return), from where they stand toward the fixture
 // child's process group and session.
-func fixFor(ps []proctest.Process, s snapshot) string {
+func fixFor(ps []described, s snapshot) string {
 	child := s.child
 	own := false // some fixture process is still in the child's group
 	for _, p := range ps {
-		if strings.HasPrefix(p.Role, "the test process itself") {
+		if p.role == role.TestProcess {
 			return fixSelfHolds
 		}
 	}
 	for _, p := range ps {
 		switch {
-		case strings.HasPrefix(p.Role, "not the fixture's"), strings.HasPrefix(p.Role, "the test process itself"):
+		case !p.role.Fixture():
 		case child.PID == 0:
 		case p.SID != child.SID || p.PGID != child.PGID:
 			return fixContain
@@ -58,7 +58,7 @@ func fixFor(ps []proctest.Process, s snapshot) string {
 // return: run returned first, or killed them only after it returned, or
 // its kill did not reach them.
 func (c *check) fixSurvivors(s snapshot) string {
-	if c.res.Early {
+	if c.early {
 		return fixEarly
 	}
 	for _, p := range c.atReturn {
@@ -66,7 +66,7 @@ func (c *check) fixSurvivors(s snapshot) string {
 			return fixWaitFirst // not being killed when run returned, dead now
 		}
 	}
-	return fixFor(c.res.Survivors, s)
+	return fixFor(c.survivors, s)
 }
 
 // fixUnproved says what to change where the descendant never proved it

@@ -54,7 +54,9 @@
 // that left the group:
 //
 //	cmd := exec.CommandContext(ctx, name, args...)
-//	exectest.ApplyCancelPolicy(cmd)
+//	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+//		return err // a bad option: nothing was changed
+//	}
 //
 // # What it needs, and what it changes
 //

@@ -50,7 +50,9 @@ func Example() {
 				cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
 				cmd.Stdout = new(strings.Builder) // a pipe, as in most runners
 				if fix {
-					exectest.ApplyCancelPolicy(cmd)
+					if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+						return err
+					}
 				}
 				return cmd.Run()
 			}, exectest.Within(500*time.Millisecond))
@@ -71,7 +73,9 @@ func ExampleAssertCancel() {
 		exectest.AssertCancel(t, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
 			cmd.Stdout = new(strings.Builder)
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			return cmd.Run()
 		})
 	})
@@ -126,7 +130,10 @@ func ExampleApplyCancelPolicy() {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "/bin/sleep 20 & wait")
 	cmd.Stdout = new(strings.Builder) // a pipe, which the sleep holds
-	exectest.ApplyCancelPolicy(cmd)
+	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		fmt.Println(err)
+		return
+	}
 	start := time.Now()
 	err := cmd.Run()
 	fmt.Println(err, time.Since(start) < 5*time.Second)
@@ -173,7 +180,9 @@ func ExampleDescendant_Script() {
 		exectest.AssertCancel(t, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Script())
 			cmd.Stdout = new(strings.Builder)
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			return cmd.Run()
 		})
 	})

@@ -46,6 +46,3 @@ func (d *Descendant) Tracker() string { return d.tracking() }
 
 // Process is the descendant's identity once it has proved it runs.
 func (d *Descendant) Process() (proc.Identity, bool) { return d.proved() }
-
-// Passed is the check's own verdict.
-func (r Result) Passed() bool { return r.passed() }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/goroutines"
 )
 
@@ -62,7 +63,7 @@ const copySampleWait = 100 * time.Millisecond
 // goroutines get up to copySampleWait to run first.
 func (s *GoroutineScope) copyGoroutines() int {
 	n := 0
-	poll(copySampleWait, func() bool {
+	settling.Poll(copySampleWait, func() bool {
 		gs := s.running()
 		n = countCopyGoroutines(gs)
 		return !unstarted(gs)
@@ -98,12 +99,12 @@ func countCopyGoroutines(gs []goroutines.Group) int {
 	return n
 }
 
-// Find returns a [*leakedGoroutinesError] naming the scope's goroutines
-// still running after up to [defaultLeakWait], looking again with a
+// Find returns an error naming the scope's goroutines still running
+// after up to 1s, looking again with a
 // capped backoff; nil once none is left.
 func (s *GoroutineScope) Find() error {
 	var left []goroutines.Group
-	poll(defaultLeakWait, func() bool {
+	settling.Poll(defaultLeakWait, func() bool {
 		left = s.running()
 		return len(left) == 0
 	})
@@ -151,19 +152,7 @@ func (e *leakedGoroutinesError) Error() string {
 	return b.String()
 }
 
-// poll calls done with a capped backoff until it returns true or wait has
-// passed, and reports whether it did.
-func poll(wait time.Duration, done func() bool) bool {
-	end := time.Now().Add(wait)
-	// os/exec's goroutines end within a millisecond of Wait, most often:
-	// start looking again soon, then less and less often.
-	for sleep := 100 * time.Microsecond; ; sleep = min(2*sleep, 50*time.Millisecond) {
-		if done() {
-			return true
-		}
-		if time.Now().After(end) {
-			return false
-		}
-		time.Sleep(sleep)
-	}
-}
+// settling is how the checks look again at what settles after run
+// returns: os/exec's goroutines end within a millisecond of Wait, most
+// often, so the first looks come soon.
+var settling = backoff.Schedule{First: 100 * time.Microsecond, Max: 50 * time.Millisecond}

@@ -29,7 +29,9 @@ import (
 func inheritOutput(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		exectest.ApplyCancelPolicy(cmd)
+		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			return err
+		}
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		return cmd.Run()
 	}
@@ -40,7 +42,9 @@ func inheritOutput(argv []string) func(context.Context) error {
 func inheritStderr(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		exectest.ApplyCancelPolicy(cmd)
+		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			return err
+		}
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, os.Stderr
 		return cmd.Run()
@@ -82,7 +86,9 @@ func TestCorrectRunnerWithAPipeOpenedBeforeRun(t *testing.T) {
 				d := exectest.NewDescendant(tb, sh.opts...)
 				exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 					cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-					exectest.ApplyCancelPolicy(cmd)
+					if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+						return err
+					}
 					cmd.Stdout, cmd.Stderr = w, w
 					return cmd.Run()
 				})

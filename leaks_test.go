@@ -42,8 +42,8 @@ func TestAssertCancelUnclosedStdoutPipe(t *testing.T) {
 	})
 	(<-reap).Wait()
 	f.wantVerdict(t, "fail", "descriptors of the test process left open: got 1, want 0", "read end (the command's stdout)", "pipe:[")
-	if len(res.Descriptors) != 1 {
-		t.Errorf("Result.Descriptors: got %v, want the pipe's read end", res.Descriptors)
+	if len(res.Descriptors) != 1 || !strings.Contains(res.Descriptors[0], "read end (the command's stdout)") {
+		t.Errorf("Result.Descriptors: got %q, want one line, the pipe's read end", res.Descriptors)
 	}
 }
 
@@ -83,7 +83,9 @@ func TestGoroutineCheckSaysWhenItHadNothingToCheck(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-			exectest.ApplyCancelPolicy(cmd) // nil stdio: no pipe, no copy goroutine
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: no pipe, no copy goroutine
+				return err
+			}
 			return cmd.Run()
 		})
 	})

@@ -13,9 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
+	"github.com/exectest/exectest/internal/role"
 	"golang.org/x/sys/unix"
 )
 
@@ -27,7 +29,7 @@ type monitor struct {
 	token   string
 	escape  bool
 	execs   bool        // the descendant execs its final program after its report
-	cancel  atomic.Bool // the check has cancelled: a fixture process may die any moment
+	cancel  atomic.Bool // the check has cancelled (see markCancelled)
 	f       *os.File
 	goAhead *os.File // the fixture child waits for a line here before it forks
 	tracker *proc.Tracker
@@ -51,7 +53,7 @@ type monitor struct {
 
 type knownProcess struct {
 	id   proc.Identity
-	role string
+	role role.Role
 	// execChild says the process is a child of the test process from the
 	// start, so os/exec waits for it and the toolkit must never reap it.
 	execChild bool
@@ -95,6 +97,21 @@ func (m *monitor) read() {
 	}
 }
 
+// markCancelled says that the check has cancelled run's context: from now
+// on a fixture process may die of the cancel, which is no failure of its
+// own.
+func (m *monitor) markCancelled() { m.cancel.Store(true) }
+
+func (m *monitor) cancelled() bool { return m.cancel.Load() }
+
+// reportedExit is the direct child's last "exit" status, "" until it
+// reports one: how the descendant ended, as its parent saw it.
+func (m *monitor) reportedExit() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.exit
+}
+
 func (m *monitor) close() {
 	m.f.Close() // unblocks the reader
 	<-m.done
@@ -131,7 +148,7 @@ func (m *monitor) handle(e marker.Event) {
 	}
 	raced := false
 	switch {
-	case e.Kind == marker.Alive && gone && m.cancel.Load():
+	case e.Kind == marker.Alive && gone && m.cancelled():
 		reason, raced = "", true
 	case e.Kind == marker.Alive && gone:
 		reason = m.diedAfterReport(e.PID)
@@ -169,7 +186,7 @@ func (m *monitor) handle(e marker.Event) {
 		if m.child == (proc.Stat{}) {
 			m.child = childStat
 		}
-		m.known = append(m.known, knownProcess{id: id, role: "fixture child", execChild: st.PPID == os.Getpid()})
+		m.known = append(m.known, knownProcess{id: id, role: role.FixtureChild, execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
 		if reason != "" {
 			m.failures = append(m.failures, "descendant "+reason)
@@ -178,11 +195,11 @@ func (m *monitor) handle(e marker.Event) {
 		if gone {
 			return // killed by the cancel before it could be found: nothing to follow
 		}
-		role := "descendant"
+		r := role.Descendant
 		if m.escape {
-			role = "descendant, escaped into its own session"
+			r = role.EscapedDescendant
 		}
-		m.known = append(m.known, knownProcess{id: id, role: role})
+		m.known = append(m.known, knownProcess{id: id, role: r})
 		if m.escape && st.SID != st.PID {
 			m.failures = append(m.failures, fmt.Sprintf("descendant pid %d reported alive but not escaped: sid: got %d, want its own pid %d", id.PID, st.SID, st.PID))
 			return
@@ -218,37 +235,39 @@ const sleepComm = "sleep"
 // the reason the proof fails, or "", and raced: the cancel killed it
 // first, which proves nothing either way.
 func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced bool) {
-	began := time.Now()
-	end := began.Add(execWait)
-	for sleep := 20 * time.Microsecond; ; sleep = min(2*sleep, execPollCap(time.Since(began))) {
-		s, err := id.Stat()
+	var s proc.Stat
+	done := execPolling.Poll(execWait, func() bool {
+		var err error
+		s, err = id.Stat()
 		switch {
-		case (err != nil || s.Exiting()) && m.cancel.Load():
-			return "", true
+		case (err != nil || s.Exiting()) && m.cancelled():
+			reason, raced = "", true
 		case err != nil || s.Exiting():
-			return m.diedAfterReport(id.PID), false
+			reason = m.diedAfterReport(id.PID)
 		case s.Comm != was && s.Comm != sleepComm:
-			return fmt.Sprintf("pid %d: became %q after its report, want %s (/bin/sleep)", id.PID, s.Comm, sleepComm), false
+			reason = fmt.Sprintf("pid %d: became %q after its report, want %s (/bin/sleep)", id.PID, s.Comm, sleepComm)
 		case s.Comm == sleepComm && s.State == "S":
 			// Asleep, it got past its loader and libraries: a sleep
 			// that is true, or lacks its libc, never gets here.
-			return runsSleep(id.PID), false
-		case time.Now().After(end):
-			return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
+			reason = runsSleep(id.PID)
+		default:
+			return false
 		}
-		time.Sleep(sleep)
+		return true
+	})
+	if !done {
+		return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
 	}
+	return reason, raced
 }
 
-// execPollCap bounds the wait between two looks at the descendant: the
-// exec and the loader take about a millisecond, and each look past the
+// execPolling is how often the descendant is looked at while it execs:
+// the exec and the loader take about a millisecond, and each look past the
 // moment it sleeps delays the cancel of every passing check; a descendant
 // that takes longer is looked at less and less often.
-func execPollCap(waited time.Duration) time.Duration {
-	if waited < 20*time.Millisecond {
-		return 200 * time.Microsecond
-	}
-	return 5 * time.Millisecond
+var execPolling = backoff.Schedule{
+	First: 20 * time.Microsecond, Max: 200 * time.Microsecond,
+	Slow: 20 * time.Millisecond, SlowMax: 5 * time.Millisecond,
 }
 
 // runsSleep says why pid, named "sleep", does not run the program at
@@ -273,8 +292,7 @@ func runsSleep(pid int) string {
 // command's stdout and stderr are. Asked at the cancel: a descendant that
 // died before it (a /bin/sleep that exits at once, a short lifetime) tests
 // nothing.
-func (m *monitor) lapse() string {
-	s := m.snapshot()
+func (s snapshot) lapse() string {
 	p := s.proof
 	if p == nil {
 		return ""
@@ -433,13 +451,13 @@ func (s snapshot) ids() []proc.Identity {
 }
 
 // role says what the fixture knows a process as.
-func (s snapshot) role(id proc.Identity) string {
+func (s snapshot) role(id proc.Identity) role.Role {
 	for _, k := range s.known {
 		if k.id == id {
 			return k.role
 		}
 	}
-	return "fixture process"
+	return role.FixtureProcess
 }
 
 // String says what the fixture has reported so far, for messages.

@@ -50,7 +50,7 @@ const defaultBound = time.Second
 const defaultProofTimeout = 10 * time.Second
 
 // Within sets how soon after the cancel run must return (default
-// [defaultBound]). Past it the check fails, kills the fixture's processes
+// 1s). Past it the check fails, kills the fixture's processes
 // so that run can return, and reports who held the pipe.
 func Within(bound time.Duration) Option {
 	return assertOption(func(c *assertConfig) {
@@ -83,7 +83,7 @@ func CancelAfterRandom(min, max time.Duration) Option {
 }
 
 // ProofTimeout sets how long to wait for the descendant's proof of life
-// before the check skips (default [defaultProofTimeout], capped by the
+// before the check skips (default 10s, capped by the
 // test's deadline).
 func ProofTimeout(d time.Duration) Option {
 	return assertOption(func(c *assertConfig) {
@@ -93,7 +93,7 @@ func ProofTimeout(d time.Duration) Option {
 
 // SettleTime sets how long the checks after run returns keep looking while
 // goroutines end and killed processes are torn down (defaults:
-// [defaultLeakWait] for goroutines and descriptors, 500ms for processes).
+// 1s for goroutines and descriptors, 500ms for processes).
 // A leak costs the check this long; a clean run does not wait. Shorten it
 // for stress runs of broken runners, never below what the machine needs
 // to tear a process down.
@@ -146,7 +146,7 @@ func Escaping() DescendantOption {
 }
 
 // Lifetime sets how long the descendant lives if nothing kills it (default
-// [defaultLifetime]). A hung check costs the bound, not this.
+// 20s). A hung check costs the bound, not this.
 func Lifetime(d time.Duration) DescendantOption {
 	return descendantOption(func(c *descendantConfig) {
 		positive(&c.errs, "exectest.Lifetime", d, func() { c.lifetime = d })
@@ -155,11 +155,10 @@ func Lifetime(d time.Duration) DescendantOption {
 
 // Hermetic selects the fixture shape that needs neither /bin/sh nor
 // /bin/sleep: the test binary re-executes itself as the direct child and
-// as the descendant. The test binary must call [fixtures.Main] (or
-// [fixtures.Dispatch]) from TestMain.
-//
-// [fixtures.Main]: https://pkg.go.dev/github.com/exectest/exectest/fixtures#Main
-// [fixtures.Dispatch]: https://pkg.go.dev/github.com/exectest/exectest/fixtures#Dispatch
+// as the descendant. The test binary must call
+// [github.com/exectest/exectest/fixtures.Main] (or
+// [github.com/exectest/exectest/fixtures.Dispatch]) from TestMain;
+// [VerifyTestMain] does.
 func Hermetic() DescendantOption {
 	return descendantOption(func(c *descendantConfig) { c.hermetic = true })
 }
@@ -173,6 +172,7 @@ func (f policyOption) applyPolicy(c *policyConfig) { f(c) }
 
 type policyConfig struct {
 	waitDelay time.Duration
+	errs      []string
 }
 
 // defaultWaitDelay is the backstop [ApplyCancelPolicy] sets when the
@@ -181,15 +181,13 @@ const defaultWaitDelay = 2 * time.Second
 
 // WaitDelay sets the command's WaitDelay: how long Wait waits for the
 // output pipes to close after the process exits or is cancelled, before it
-// closes them itself. It panics for d <= 0, since without a backstop one
-// escaped descendant makes Wait last as long as that descendant; it panics
-// rather than reporting because it runs in the code under test, where no
-// testing.TB exists.
+// closes them itself. d must be > 0 ([ApplyCancelPolicy] returns an error
+// otherwise): without a backstop one escaped descendant makes Wait last as
+// long as that descendant.
 func WaitDelay(d time.Duration) PolicyOption {
-	if d <= 0 {
-		panic(fmt.Sprintf("exectest.WaitDelay: got %v, want > 0", d))
-	}
-	return policyOption(func(c *policyConfig) { c.waitDelay = d })
+	return policyOption(func(c *policyConfig) {
+		positive(&c.errs, "exectest.WaitDelay", d, func() { c.waitDelay = d })
+	})
 }
 
 // positive calls set for d > 0, and otherwise records the bad input, to be

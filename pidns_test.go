@@ -47,8 +47,8 @@ func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 					res = exectest.AssertCancel(tb, d, prefixed(c.prefix, c.run)(d.Argv()))
 				})
 				f.wantVerdict(t, c.verdict, c.text...)
-				if !res.Proved || res.Descendant.PID == 0 {
-					t.Errorf("result: got proved %v, descendant %v, want the descendant proved alive by its pid in the test's namespace", res.Proved, res.Descendant)
+				if !res.Proved || res.DescendantPID == 0 {
+					t.Errorf("result: got proved %v, descendant pid %d, want the descendant proved alive by its pid in the test's namespace", res.Proved, res.DescendantPID)
 				}
 			})
 		}

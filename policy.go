@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 
 	"github.com/exectest/exectest/internal/proc"
@@ -18,7 +19,7 @@ import (
 //   - Cancel sends SIGKILL to that group; a group already gone counts as
 //     done ([os.ErrProcessDone]), and a group id of 0 or 1 or the caller's
 //     own is never signalled (only the child is killed then);
-//   - WaitDelay (default [defaultWaitDelay]) is the backstop for a
+//   - WaitDelay (default 2s) is the backstop for a
 //     descendant that left the group (setsid): Wait stops waiting for it
 //     and closes the pipes, and returns the command's own error (or
 //     [exec.ErrWaitDelay] if the command had otherwise succeeded). The
@@ -26,7 +27,9 @@ import (
 //     [Escaping] reports it.
 //
 // cmd must come from [exec.CommandContext]; otherwise Start reports that a
-// Cancel was set without a context. Call it before Start.
+// Cancel was set without a context. Call it before Start. On bad input (a
+// nil cmd, an option out of range) it changes nothing and returns an error
+// saying what was wrong.
 //
 // A terminal on stdin: the child's group is no longer the terminal's
 // foreground group, so Ctrl-C reaches the caller and not the child. This is
@@ -34,9 +37,9 @@ import (
 // the terminal can interrupt. A caller that wants Ctrl-C to stop the child
 // turns SIGINT into a cancel ([os/signal.NotifyContext]), which kills the
 // whole group.
-func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) {
+func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) error {
 	if cmd == nil {
-		panic("exectest.ApplyCancelPolicy: cmd: got nil, want an *exec.Cmd from exec.CommandContext")
+		return errors.New("exectest.ApplyCancelPolicy: cmd: got nil, want an *exec.Cmd from exec.CommandContext")
 	}
 	cfg := policyConfig{waitDelay: cmd.WaitDelay}
 	if cfg.waitDelay <= 0 {
@@ -46,6 +49,9 @@ func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) {
 		if o != nil {
 			o.applyPolicy(&cfg)
 		}
+	}
+	if len(cfg.errs) > 0 {
+		return errors.New(strings.Join(cfg.errs, "\n"))
 	}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -57,6 +63,7 @@ func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) {
 	}
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	cmd.WaitDelay = cfg.waitDelay
+	return nil
 }
 
 // killGroup kills the process group led by p, the group ApplyCancelPolicy

@@ -34,7 +34,9 @@ func TestApplyCancelPolicySettings(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.CommandContext(ctx, "/bin/true")
 			c.prepare(cmd)
-			exectest.ApplyCancelPolicy(cmd, c.opts...)
+			if err := exectest.ApplyCancelPolicy(cmd, c.opts...); err != nil {
+				t.Fatalf("ApplyCancelPolicy: got %v, want nil", err)
+			}
 			a := cmd.SysProcAttr
 			if a.Setpgid != c.wantSetpgid || a.Pgid != 0 && a.Setpgid {
 				t.Errorf("SysProcAttr: got Setpgid %v Pgid %d, want Setpgid %v Pgid 0", a.Setpgid, a.Pgid, c.wantSetpgid)
@@ -55,7 +57,9 @@ func TestApplyCancelPolicySettings(t *testing.T) {
 func TestApplyCancelPolicyGroupGone(t *testing.T) {
 	t.Parallel()
 	cmd := exec.CommandContext(context.Background(), "/bin/true")
-	exectest.ApplyCancelPolicy(cmd)
+	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}
@@ -67,30 +71,41 @@ func TestApplyCancelPolicyGroupGone(t *testing.T) {
 func TestApplyCancelPolicyNeedsContext(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command("/bin/true")
-	exectest.ApplyCancelPolicy(cmd)
+	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err == nil {
 		cmd.Wait()
 		t.Errorf("Start of a Cmd without context under the policy: got nil, want os/exec's error about Cancel")
 	}
 }
 
+// Bad input is an error, and leaves the command as it was: the policy runs
+// in the code under test, where no testing.TB exists to report it.
 func TestApplyCancelPolicyBadInput(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
+	t.Run("nil cmd", func(t *testing.T) {
+		if err := exectest.ApplyCancelPolicy(nil); err == nil || !strings.Contains(err.Error(), "cmd: got nil") {
+			t.Errorf("ApplyCancelPolicy(nil): got %v, want an error saying cmd is nil", err)
+		}
+	})
 	for name, c := range map[string]struct {
-		fn   func()
+		opts []exectest.PolicyOption
 		want string
 	}{
-		"nil cmd":         {func() { exectest.ApplyCancelPolicy(nil) }, "cmd: got nil"},
-		"zero wait delay": {func() { exectest.WaitDelay(0) }, "exectest.WaitDelay: got 0s, want > 0"},
+		"zero wait delay":     {[]exectest.PolicyOption{exectest.WaitDelay(0)}, "exectest.WaitDelay: got 0s, want > 0"},
+		"negative wait delay": {[]exectest.PolicyOption{exectest.WaitDelay(time.Second), exectest.WaitDelay(-time.Second)}, "exectest.WaitDelay: got -1s, want > 0"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			defer func() {
-				r := recover()
-				if s, _ := r.(string); !strings.Contains(s, c.want) {
-					t.Errorf("panic: got %v, want one containing %q", r, c.want)
-				}
-			}()
-			c.fn()
+			cmd := exec.CommandContext(ctx, "/bin/true")
+			err := exectest.ApplyCancelPolicy(cmd, c.opts...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("ApplyCancelPolicy: got %v, want an error containing %q", err, c.want)
+			}
+			if cmd.SysProcAttr != nil || cmd.WaitDelay != 0 {
+				t.Errorf("cmd after bad input: got SysProcAttr %+v, WaitDelay %v, want them unchanged (nil, 0)", cmd.SysProcAttr, cmd.WaitDelay)
+			}
 		})
 	}
 }

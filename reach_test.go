@@ -18,7 +18,9 @@ func asUser(uid, gid uint32) runner {
 		return func(ctx context.Context) error {
 			cmd := command(ctx, argv)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: gid}}
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			return cmd.Run()
 		}
 	}
@@ -81,7 +83,9 @@ func inDir(dir string) runner {
 		return func(ctx context.Context) error {
 			cmd := command(ctx, argv)
 			cmd.Dir = dir
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			return cmd.Run()
 		}
 	}

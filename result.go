@@ -3,13 +3,16 @@ package exectest
 import (
 	"time"
 
-	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 )
 
 // Result is what [AssertCancel] saw. The check has already reported any
 // failure through the testing.TB; Result is for tests that want more.
 type Result struct {
+	// Failed says the check failed: it reported each failure through the
+	// testing.TB. (A check that skips, or fails at once on bad input,
+	// never returns.)
+	Failed bool
 	// Elapsed is the time from the cancel to run's return. For a hung run
 	// it includes the bound and the time run took after the kill.
 	Elapsed time.Duration
@@ -21,20 +24,22 @@ type Result struct {
 	// false only with CancelAfter or CancelAfterRandom, when the cancel
 	// won the race with the fixture's start-up.
 	Proved bool
-	// Descendant is the descendant's identity, once it proved it runs.
-	Descendant proc.Identity
+	// DescendantPID is the descendant's pid in the test's PID namespace
+	// once it proved it runs (by the time run returned), else 0.
+	DescendantPID int
 	// Early says run returned before the cancel.
 	Early bool
 	// Hung says run did not return within the bound.
 	Hung bool
-	// Holders are the fixture processes that were alive at the bound,
-	// holding the command's output.
+	// Holders are the processes that held the command's output at the
+	// bound: the fixture's, and any other (see their Role).
 	Holders []proctest.Process
 	// Survivors are the fixture processes alive after run returned.
 	Survivors []proctest.Process
-	// Tracker says how the fixture's processes were followed (see
-	// [proc.Tracker]): a command that the code under test started in
-	// a cgroup of its own is left there, and followed without one.
+	// Tracker says how the fixture's processes were followed: a cgroup
+	// v2, the test process as child subreaper, or the fixture's own
+	// reports. A command that the code under test started in a cgroup of
+	// its own is left there, and followed without one.
 	Tracker string
 	// CopyGoroutines is how many os/exec copy goroutines (a pipe between a
 	// non-*os.File Reader or Writer and the command) were seen when the
@@ -47,8 +52,9 @@ type Result struct {
 	Goroutines       []string
 	LeakedGoroutines int
 	// Descriptors are the test process's descriptors on the command's
-	// pipes still open after run returned.
-	Descriptors []proc.FD
+	// pipes still open after run returned, one line each: "fd 7:
+	// pipe:[1234], read end (the command's stdout)".
+	Descriptors []string
 	// Panic is the value run panicked with, if it did.
 	Panic any
 	// Returned is false if run never returned, even after the fixture's
@@ -56,8 +62,28 @@ type Result struct {
 	Returned bool
 }
 
-// passed reports whether the check found nothing wrong.
-func (r Result) passed() bool {
-	return r.Returned && !r.Hung && len(r.Survivors) == 0 && r.Panic == nil &&
-		len(r.Goroutines) == 0 && len(r.Descriptors) == 0
+// result is what the check saw, as its Result says it.
+func (c *check) result() Result {
+	r := Result{
+		Failed:         c.failed,
+		Elapsed:        c.elapsed,
+		Err:            c.out.err,
+		CancelDelay:    c.cancelDelay,
+		Proved:         c.proved,
+		DescendantPID:  c.descendantPID,
+		Early:          c.early,
+		Hung:           c.hung,
+		Holders:        processes(c.holders),
+		Survivors:      processes(c.survivors),
+		Tracker:        c.d.tracking(), // as the fixture child's cgroup made it
+		CopyGoroutines: c.copyGoroutines,
+		Descriptors:    c.fds,
+		Panic:          c.out.panic,
+		Returned:       c.returned,
+	}
+	for _, g := range c.leaked {
+		r.Goroutines = append(r.Goroutines, g.String())
+		r.LeakedGoroutines += g.Count
+	}
+	return r
 }

@@ -72,7 +72,9 @@ func unclosedPipe(reap chan<- *exec.Cmd) runner {
 	return func(argv []string) func(context.Context) error {
 		return func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			if _, err := cmd.StdoutPipe(); err != nil {
 				return err
 			}

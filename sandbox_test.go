@@ -9,7 +9,6 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwrap"
-	"github.com/exectest/exectest/internal/proc"
 )
 
 // needBwrap skips unless bubblewrap runs here, or fails under
@@ -93,7 +92,7 @@ func both(v string) map[string]string { return map[string]string{"shell": v, "he
 func TestParallelSandboxesKeepTheirOwnFixtures(t *testing.T) {
 	needBwrap(t)
 	var mu sync.Mutex
-	claimed := map[proc.Identity]string{}
+	claimed := map[int]string{} // by pid in the test's namespace: unique among live processes
 	for _, sh := range shapes {
 		for i := range 6 {
 			t.Run(fmt.Sprintf("%s/%d", sh.name, i), func(t *testing.T) {
@@ -109,10 +108,10 @@ func TestParallelSandboxesKeepTheirOwnFixtures(t *testing.T) {
 				}
 				mu.Lock()
 				defer mu.Unlock()
-				if other, ok := claimed[res.Descendant]; ok {
-					t.Errorf("descendant %v: got claimed by this check and by %s, want each check's own", res.Descendant, other)
+				if other, ok := claimed[res.DescendantPID]; ok {
+					t.Errorf("descendant pid %d: got claimed by this check and by %s, want each check's own", res.DescendantPID, other)
 				}
-				claimed[res.Descendant] = t.Name()
+				claimed[res.DescendantPID] = t.Name()
 			})
 		}
 	}

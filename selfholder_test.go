@@ -26,7 +26,9 @@ func keptWriteEnd(held chan<- *os.File) runner {
 			defer r.Close()
 			held <- w
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			exectest.ApplyCancelPolicy(cmd)
+			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+				return err
+			}
 			cmd.Stdout, cmd.Stderr = w, w
 			if err := cmd.Start(); err != nil {
 				return err

@@ -16,7 +16,9 @@ import (
 func policyOutput(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		exectest.ApplyCancelPolicy(cmd)
+		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			return err
+		}
 		_, err := cmd.Output()
 		return err
 	}

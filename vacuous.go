@@ -31,11 +31,11 @@ func (c *check) judgeProved(snap snapshot) {
 			what, c.lapse, snap)
 	}
 	var end procstate.End
-	ok := poll(endWait, func() bool {
+	ok := settling.Poll(endWait, func() bool {
 		var known bool
 		if end, known = p.watch.End(); !known {
 			// The fixture child, alive to see it, reports its exit.
-			end, known = endReported(c.d.mon.snapshot().exit)
+			end, known = endReported(c.d.mon.reportedExit())
 		}
 		return known
 	})
@@ -77,7 +77,7 @@ func (c *check) judgeEarlySeries(snap snapshot) {
 	s.started = s.started || snap.started > 0 || snap.proof != nil
 	n, started := s.checks, s.started
 	s.mu.Unlock()
-	if started || n < earlySeriesLength || !c.res.passed() {
+	if started || n < earlySeriesLength || c.failed {
 		return
 	}
 	skipVacuous(c.tb, "exectest: early-cancel checks of %s: got %d in which the fixture never started, want it to start in at least one, so the checks pass vacuously\n"+

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -225,19 +226,17 @@ func (v *victim) wait() error {
 // live lists the victim's fixture processes still alive after up to
 // grace: the kernel tears killed processes down asynchronously.
 func (v *victim) live(grace time.Duration) []proc.Identity {
-	end := time.Now().Add(grace)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		var live []proc.Identity
+	var live []proc.Identity
+	backoff.Poll(grace, time.Millisecond, 50*time.Millisecond, func() bool {
+		live = nil
 		for _, id := range v.procs {
 			if id.Alive() {
 				live = append(live, id)
 			}
 		}
-		if len(live) == 0 || time.Now().After(end) {
-			return live
-		}
-		time.Sleep(wait)
-	}
+		return len(live) == 0
+	})
+	return live
 }
 
 // remove kills the victim and what its fixture left, and reaps them.

@@ -1,6 +1,9 @@
 package proctest
 
 import (
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
@@ -16,6 +19,7 @@ func (f optionFunc) apply(c *verifyConfig) { f(c) }
 type verifyConfig struct {
 	ignore  []func(Process) bool
 	maxWait time.Duration
+	errs    []string // bad input, reported where the options are used
 }
 
 // defaultMaxWait is how long [Find] keeps looking while processes exit.
@@ -44,11 +48,32 @@ func IgnoreCurrent() Option {
 
 // IgnoreProcess ignores the processes for which f returns true.
 func IgnoreProcess(f func(Process) bool) Option {
-	return optionFunc(func(c *verifyConfig) { c.ignore = append(c.ignore, f) })
+	return optionFunc(func(c *verifyConfig) {
+		if f == nil {
+			c.errs = append(c.errs, "proctest.IgnoreProcess: f: got nil, want a func(Process) bool")
+			return
+		}
+		c.ignore = append(c.ignore, f)
+	})
 }
 
 // MaxWait sets how long [Find] keeps looking while processes exit (default 1s): the kernel tears processes down asynchronously, so a
 // process killed just before the check may still be listed for a moment.
+// d must be > 0: the check reports it otherwise.
 func MaxWait(d time.Duration) Option {
-	return optionFunc(func(c *verifyConfig) { c.maxWait = d })
+	return optionFunc(func(c *verifyConfig) {
+		if d <= 0 {
+			c.errs = append(c.errs, fmt.Sprintf("proctest.MaxWait: got %v, want > 0", d))
+			return
+		}
+		c.maxWait = d
+	})
+}
+
+// err is the bad input among the options, or nil.
+func (c verifyConfig) err() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(c.errs, "\n"))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -16,7 +17,7 @@ type TestingT interface {
 }
 
 // Find returns an error naming every live process below the test process
-// that is not ignored, or nil. It keeps looking, with a capped backoff, up
+// that is not ignored, or nil; or an error naming the bad input among opts. It keeps looking, with a capped backoff, up
 // to [MaxWait] (default 1s) while such processes exit. Zombies count as
 // dead, and the processes of an exectest fixture still in use are left to
 // its own check. Like goleak's Find, it only finds: [VerifyNone] and
@@ -30,7 +31,11 @@ type TestingT interface {
 // that do not run in parallel, or scope it with [IgnoreProcess];
 // exectest.AssertCancel tracks its own fixture per check instead.
 func Find(opts ...Option) error {
-	found := find(newVerifyConfig(opts))
+	c := newVerifyConfig(opts)
+	if err := c.err(); err != nil {
+		return err
+	}
+	found := find(c)
 	if len(found) == 0 {
 		return nil
 	}
@@ -38,14 +43,12 @@ func Find(opts ...Option) error {
 }
 
 func find(c verifyConfig) []Process {
-	end := time.Now().Add(c.maxWait)
-	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
-		found := c.unexpected()
-		if len(found) == 0 || time.Now().After(end) {
-			return found
-		}
-		time.Sleep(wait)
-	}
+	var found []Process
+	backoff.Poll(c.maxWait, time.Millisecond, 100*time.Millisecond, func() bool {
+		found = c.unexpected()
+		return len(found) == 0
+	})
+	return found
 }
 
 // kill kills what a check reported, by identity, so that a leak is
@@ -101,7 +104,12 @@ func (c verifyConfig) ignored(p Process) bool {
 //	defer proctest.VerifyNone(t, proctest.IgnoreCurrent())
 func VerifyNone(t TestingT, opts ...Option) {
 	t.Helper()
-	if found := find(newVerifyConfig(opts)); len(found) > 0 {
+	c := newVerifyConfig(opts)
+	if err := c.err(); err != nil {
+		t.Errorf("%v", err)
+		return
+	}
+	if found := find(c); len(found) > 0 {
 		kill(found)
 		t.Errorf("%v\n(killed now)", &foundError{found})
 	}
@@ -123,12 +131,16 @@ func verifyTestMain(m TestingM, opts ...Option) int {
 	if err := proc.Subreaper(); err != nil {
 		fmt.Fprintf(os.Stderr, "proctest: no child subreaper (%v): escaped orphans go unseen\n", err)
 	}
-	opts = append([]Option{IgnoreCurrent()}, opts...)
+	c := newVerifyConfig(append([]Option{IgnoreCurrent()}, opts...))
 	code := m.Run()
+	if err := c.err(); err != nil {
+		fmt.Fprintf(os.Stderr, "%v\n(the processes left behind went unchecked)\n", err)
+		return max(code, 1)
+	}
 	if code != 0 {
 		return code
 	}
-	if found := find(newVerifyConfig(opts)); len(found) > 0 {
+	if found := find(c); len(found) > 0 {
 		kill(found)
 		fmt.Fprintf(os.Stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", &foundError{found})
 		return 1

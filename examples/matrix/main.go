@@ -22,6 +22,7 @@ import (
 	"github.com/exectest/exectest/examples/runners"
 	"github.com/exectest/exectest/fixtures"
 	"github.com/exectest/exectest/internal/recorder"
+	"github.com/exectest/exectest/internal/role"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -152,7 +153,7 @@ func measure(v runners.Variant, e env, bound, lifetime time.Duration, opts ...ex
 func fixtureHolders(res exectest.Result) int {
 	n := 0
 	for _, p := range res.Holders {
-		if !strings.HasPrefix(p.Role, "not the fixture's") {
+		if r, _ := role.Of(p.Role); r.Fixture() {
 			n++
 		}
 	}
@@ -190,11 +191,8 @@ func why(rec *recorder.T, res exectest.Result, bound time.Duration) string {
 func names(ps []proctest.Process) string {
 	var out []string
 	for _, p := range ps {
-		role, escaped, _ := strings.Cut(p.Role, ",")
-		if escaped != "" {
-			role = "escaped " + role
-		}
-		out = append(out, fmt.Sprintf("the %s (%s)", role, short(p.Cmdline)))
+		r, _ := role.Of(p.Role)
+		out = append(out, fmt.Sprintf("the %s (%s)", r.Noun(), short(p.Cmdline)))
 	}
 	if len(out) == 0 {
 		return "a process"

@@ -17,7 +17,9 @@ func Run(ctx context.Context, argv []string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	exectest.ApplyCancelPolicy(cmd)
+	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		return nil, err
+	}
 	err := cmd.Run()
 	return out.Bytes(), err
 }

@@ -72,7 +72,9 @@ func GroupKill(ctx context.Context, argv []string) error {
 // Policy is the fix through exectest.ApplyCancelPolicy.
 func Policy(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
-	exectest.ApplyCancelPolicy(cmd)
+	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		return err
+	}
 	return cmd.Run()
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/cgroup2"
 	"golang.org/x/sys/unix"
 )
@@ -191,14 +192,14 @@ func (c *Cgroup) is(rel string) bool {
 // a moment to leave).
 func (c *Cgroup) Remove() error {
 	var err error
-	for wait := time.Millisecond; wait < time.Second; wait *= 2 {
-		if err = unix.Rmdir(c.Path); err == nil || errors.Is(err, unix.ENOENT) {
-			return nil
+	backoff.Poll(time.Second, time.Millisecond, time.Second, func() bool {
+		if err = unix.Rmdir(c.Path); errors.Is(err, unix.ENOENT) {
+			err = nil
 		}
-		if !errors.Is(err, unix.EBUSY) {
-			break
-		}
-		time.Sleep(wait)
+		return !errors.Is(err, unix.EBUSY)
+	})
+	if err == nil {
+		return nil
 	}
 	return fmt.Errorf("cgroup v2: remove %s: %w", c.Path, err)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -134,11 +135,11 @@ func cgroupProcs(t *testing.T, dir string) []int {
 func removeCgroup(t *testing.T, dir string) {
 	t.Helper()
 	var err error
-	for wait := time.Millisecond; wait < 2*time.Second; wait *= 2 {
-		if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) {
-			return
-		}
-		time.Sleep(wait)
+	removed := backoff.Poll(2*time.Second, time.Millisecond, time.Second, func() bool {
+		err = os.Remove(dir)
+		return err == nil || errors.Is(err, os.ErrNotExist)
+	})
+	if !removed {
+		t.Errorf("remove the runner's cgroup: %v", err)
 	}
-	t.Errorf("remove the runner's cgroup: %v", err)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
@@ -52,17 +53,14 @@ func start(t *testing.T, argv ...string) (*exec.Cmd, proc.Identity) {
 // awaitEnd polls w.End for up to 5s.
 func awaitEnd(t *testing.T, w *Watch) End {
 	t.Helper()
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		if e, ok := w.End(); ok {
-			return e
-		}
-		if wait > 5*time.Second {
-			break
-		}
-		time.Sleep(wait)
+	var (
+		e  End
+		ok bool
+	)
+	if !backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { e, ok = w.End(); return ok }) {
+		t.Fatalf("End: got nothing after 5s, want how the process ended")
 	}
-	t.Fatalf("End: got nothing after 5s, want how the process ended")
-	return End{}
+	return e
 }
 
 func TestDyingAndEnd(t *testing.T) {

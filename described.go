@@ -1,0 +1,139 @@
+package exectest
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/procstate"
+	"github.com/exectest/exectest/internal/role"
+	"github.com/exectest/exectest/proctest"
+)
+
+// described is a process as a message describes it, with its role, by
+// which the check decides what it is (never by the message's words).
+type described struct {
+	proctest.Process
+	role role.Role
+}
+
+// describeAs describes a live process in role r, with which of pipes
+// (target -> name) it holds a write end of.
+func describeAs(id proc.Identity, r role.Role, pipes map[string]string) (described, bool) {
+	p, ok := proc.Describe(id, r.String())
+	if !ok {
+		return described{}, false
+	}
+	p.Label(pipes)
+	return described{proctest.Process(p.Facts), r}, true
+}
+
+// describe describes the live processes among ids.
+func describe(ids []proc.Identity, s snapshot) []described {
+	var ps []described
+	for _, id := range ids {
+		if p, ok := describeAs(id, s.role(id), s.pipes); ok {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// processes is what a Result says of ps.
+func processes(ps []described) []proctest.Process {
+	var out []proctest.Process
+	for _, p := range ps {
+		out = append(out, p.Process)
+	}
+	return out
+}
+
+// notDying describes the fixture's processes that are alive and not on
+// their way out: no fatal signal pending, not exiting (see
+// [procstate.Dying]).
+func (c *check) notDying(s snapshot) []described {
+	var ids []proc.Identity
+	for _, id := range c.d.tracker.Members(s.ids()) {
+		if !procstate.Dying(id) {
+			ids = append(ids, id)
+		}
+	}
+	return describe(ids, s)
+}
+
+// union is a and those of b not in a, by identity.
+func union(a, b []described) []described {
+	out := slices.Clone(a)
+	for _, p := range b {
+		if !slices.ContainsFunc(a, func(q described) bool { return q.PID == p.PID && q.Start == p.Start }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// aliveAfter returns the fixture's processes still alive after up to
+// grace, polling with a capped backoff.
+func (c *check) aliveAfter(grace time.Duration, s snapshot) []described {
+	return describe(awaitDead(c.d.tracker, s.ids(), grace), s)
+}
+
+// pipeHolders adds to the fixture's live processes every other process
+// that holds a write end of the command's output pipes: the answer to
+// "why does Wait not return". The test process itself is one when run
+// kept a write end open. It scans /proc: failures only.
+func (c *check) pipeHolders(s snapshot) []described {
+	ps := describe(c.d.tracker.Members(s.ids()), s)
+	if len(s.pipes) == 0 {
+		return ps
+	}
+	if p, ok := selfHolder(s); ok {
+		ps = append(ps, p)
+	}
+	skip := []int{os.Getpid()}
+	for _, p := range ps {
+		skip = append(skip, p.PID)
+	}
+	for _, id := range proc.PipeHolders(s.pipes, skip...) {
+		if p, ok := describeAs(id, role.Stranger, s.pipes); ok {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// selfHolder describes the test process if it holds a write end of the
+// command's stdout or stderr: os/exec closes its own copies after Start,
+// so the copy is run's, an *os.File it gave the command and never closed.
+// (A write end of stdin is the test's to hold: it writes there.) The test
+// process is never killed.
+func selfHolder(s snapshot) (described, bool) {
+	out := map[string]string{}
+	for target, name := range s.pipes {
+		if strings.Contains(name, "stdout") || strings.Contains(name, "stderr") {
+			out[target] = name
+		}
+	}
+	if !slices.ContainsFunc(proc.FDsOn(os.Getpid(), out), func(fd proc.FD) bool { return fd.Write }) {
+		return described{}, false
+	}
+	id, err := proc.Identify(os.Getpid())
+	if err != nil {
+		return described{}, false
+	}
+	return describeAs(id, role.TestProcess, out)
+}
+
+func writeList(b *strings.Builder, header string, ps []described) {
+	if len(ps) == 0 {
+		fmt.Fprintf(b, "\n%s none (all had exited)", header)
+		return
+	}
+	b.WriteString("\n" + header)
+	for _, p := range ps {
+		b.WriteString("\n\t" + p.String())
+	}
+}

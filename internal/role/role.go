@@ -1,0 +1,85 @@
+// Package role names what the toolkit knows a process as. A role's String
+// is the words a message says of the process (proctest.Process.Role);
+// code decides by the Role, never by those words.
+package role
+
+// A Role is what the toolkit knows a process as.
+type Role int
+
+const (
+	// None is a process the toolkit knows nothing of (proctest's checks).
+	None Role = iota
+	// FixtureProcess is the fixture's by its tracker, without a report of
+	// its own.
+	FixtureProcess
+	// FixtureChild is the command the code under test started.
+	FixtureChild
+	// Descendant is the process the fixture child leaves behind.
+	Descendant
+	// EscapedDescendant is the descendant of an Escaping fixture: it left
+	// the command's process group and session.
+	EscapedDescendant
+	// Stranger holds the command's output pipe and is not the fixture's:
+	// it is never killed.
+	Stranger
+	// TestProcess is the test process itself, holding a write end of the
+	// command's output pipe: it is never killed.
+	TestProcess
+)
+
+var names = [...]string{
+	None:              "",
+	FixtureProcess:    "fixture process",
+	FixtureChild:      "fixture child",
+	Descendant:        "descendant",
+	EscapedDescendant: "descendant, escaped into its own session",
+	Stranger:          "not the fixture's, not killed",
+	TestProcess:       "the test process itself, not killed: run kept the write end open; close it after cmd.Start",
+}
+
+// String is what a message says of a process in the role.
+func (r Role) String() string {
+	if r < 0 || int(r) >= len(names) {
+		return ""
+	}
+	return names[r]
+}
+
+// Fixture reports whether a process in the role is the fixture's: one the
+// toolkit follows and kills.
+func (r Role) Fixture() bool {
+	switch r {
+	case FixtureProcess, FixtureChild, Descendant, EscapedDescendant:
+		return true
+	}
+	return false
+}
+
+// Of is the role whose String is s, for a reader of a result (the matrix
+// command): false for a text no role has.
+func Of(s string) (Role, bool) {
+	for r, name := range names {
+		if name == s {
+			return Role(r), true
+		}
+	}
+	return None, false
+}
+
+var nouns = [...]string{
+	None:              "process",
+	FixtureProcess:    "fixture process",
+	FixtureChild:      "fixture child",
+	Descendant:        "descendant",
+	EscapedDescendant: "escaped descendant",
+	Stranger:          "process outside the fixture",
+	TestProcess:       "test process",
+}
+
+// Noun names a process in the role in a few words: "escaped descendant".
+func (r Role) Noun() string {
+	if r < 0 || int(r) >= len(nouns) {
+		return nouns[None]
+	}
+	return nouns[r]
+}

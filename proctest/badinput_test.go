@@ -1,0 +1,56 @@
+package proctest_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/proctest"
+)
+
+// Bad options are reported where they are used: Find returns them,
+// VerifyNone fails with them, VerifyTestMain fails the run.
+var badOptions = map[string]struct {
+	opt  proctest.Option
+	want string
+}{
+	"zero max wait":     {proctest.MaxWait(0), "proctest.MaxWait: got 0s, want > 0"},
+	"negative max wait": {proctest.MaxWait(-time.Second), "proctest.MaxWait: got -1s, want > 0"},
+	"nil ignore func":   {proctest.IgnoreProcess(nil), "proctest.IgnoreProcess: f: got nil"},
+}
+
+func TestFindReportsBadOptions(t *testing.T) {
+	for name, c := range badOptions {
+		t.Run(name, func(t *testing.T) {
+			if err := proctest.Find(proctest.IgnoreCurrent(), c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Find: got %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestVerifyNoneReportsBadOptions(t *testing.T) {
+	for name, c := range badOptions {
+		t.Run(name, func(t *testing.T) {
+			var rt recordingT
+			proctest.VerifyNone(&rt, proctest.IgnoreCurrent(), c.opt)
+			if !strings.Contains(rt.text(), c.want) {
+				t.Errorf("VerifyNone: got %q, want a failure containing %q", rt.text(), c.want)
+			}
+		})
+	}
+}
+
+type passingM struct{}
+
+func (passingM) Run() int { return 0 }
+
+func TestVerifyTestMainReportsBadOptions(t *testing.T) {
+	for name, c := range badOptions {
+		t.Run(name, func(t *testing.T) {
+			if code := proctest.VerifyTestMainCode(passingM{}, c.opt); code == 0 {
+				t.Errorf("VerifyTestMain of passing tests with a bad option (%s): got exit code 0, want a failure", c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,4 @@
+package proctest
+
+// VerifyTestMainCode runs VerifyTestMain without exiting.
+var VerifyTestMainCode = verifyTestMain
