@@ -116,5 +116,10 @@ func namespaceDying(pid int, s proctest.Stat) bool {
 	// namespace is on its way out too. Where the init outlives it after
 	// all, its members are still alive after the grace, and survivors.
 	outside, err := proctest.Identify(topStat.PPID)
-	return err == nil && outside.PID > 1 && Dying(outside)
+	if err != nil {
+		// Gone since the init's stat was read: its parent-death signal,
+		// if it has one, was sent on the way.
+		return true
+	}
+	return outside.PID > 1 && Dying(outside)
 }
