@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -170,19 +169,7 @@ func removeCgroup(dir string, grace time.Duration) error {
 func must[T any](v T, _ error) T { return v }
 
 // cgroupMembers lists the pids in dir's cgroup.procs.
-func cgroupMembers(dir string) ([]int, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
-	if err != nil {
-		return nil, err
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
-			pids = append(pids, n)
-		}
-	}
-	return pids, nil
-}
+func cgroupMembers(dir string) ([]int, error) { return (&proc.Cgroup{Path: dir}).PIDs() }
 
 // runnerCgroupParent is where a runner may make its cgroups: the root of
 // the cgroup v2 hierarchy, as root; else the test's own cgroup, where
