@@ -57,7 +57,7 @@ func processes(ps []described) []proctest.Process {
 func (c *check) notDying(s snapshot) []described {
 	var ids []proc.Identity
 	for _, id := range c.d.tracker.Members(s.ids()) {
-		if !procstate.Dying(id) {
+		if !procstate.DyingSoon(id) {
 			ids = append(ids, id)
 		}
 	}

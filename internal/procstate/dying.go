@@ -8,7 +8,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -122,4 +124,26 @@ func namespaceDying(pid int, s proc.Stat) bool {
 		return true
 	}
 	return outside.PID > 1 && Dying(outside)
+}
+
+// sandboxTeardown bounds how long a sandbox takes to pass a kill down:
+// the process that made it dies, then the kernel moves and signals the
+// sandbox's init, which then kills every member. Each step is a matter of
+// microseconds, but they are steps.
+const sandboxTeardown = 2 * time.Millisecond
+
+// DyingSoon is [Dying], except that a process in another PID namespace
+// than the test's gets up to a couple of milliseconds to show it: killing
+// a sandbox reaches its members in steps (see namespaceDying), and a look
+// between two steps sees a member nothing has signalled yet.
+func DyingSoon(id proc.Identity) bool {
+	if Dying(id) {
+		return true
+	}
+	own, err := os.Readlink("/proc/self/ns/pid")
+	ns, err2 := os.Readlink("/proc/" + strconv.Itoa(id.PID) + "/ns/pid")
+	if err != nil || err2 != nil || ns == own {
+		return false
+	}
+	return backoff.Schedule{First: 50 * time.Microsecond, Max: 500 * time.Microsecond}.Poll(sandboxTeardown, func() bool { return Dying(id) })
 }
