@@ -56,7 +56,10 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
+	// os/exec's watch may already be in Cancel, on a done context.
+	g.mu.Lock()
 	g.pin(true)
+	g.mu.Unlock()
 	return &Started{cmd: cmd, g: g, ctx: ctx, unwatch: context.AfterFunc(ctx, g.watch)}, nil
 }
 

@@ -43,6 +43,32 @@ func TestRunStopsWaitingShape(t *testing.T) {
 	awaitDead(t, d, "waiting shape")
 }
 
+// A command from exec.Command has no context for os/exec to watch: Start's
+// watch alone stops it.
+func TestStartWithoutCommandContext(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd, pidFile := shell(context.Background(), t, waiting)
+	cmd = exec.Command(cmd.Path, cmd.Args[1:]...)
+	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.WaitDelay(waitDelay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	cancel()
+	begin := time.Now()
+	err = s.Wait()
+	if elapsed := time.Since(begin); elapsed > bound {
+		t.Errorf("exec.Command, waiting shape: Wait returned %v after the cancel, want within %v (WaitDelay %v)", elapsed, bound, waitDelay)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("exec.Command, waiting shape: Wait: got %v, want death by SIGKILL", err)
+	}
+	awaitDead(t, d, "exec.Command, waiting shape")
+}
+
 // The direct child has exited and been reaped when the cancel comes:
 // os/exec no longer calls Cancel, and only the context watch reaches the
 // group. Fails with the watch disabled: Wait returns after WaitDelay and
