@@ -137,3 +137,20 @@ func TestSafeGroup(t *testing.T) {
 		}
 	}
 }
+
+// Without a pidfd the group is signalled by number, and only while os/exec
+// has not reaped the direct child: after Wait nothing is signalled.
+func TestByNumberAfterWait(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command("/bin/true")
+	g, err := prepare(cmd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.byNumber(syscall.SIGKILL); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("group signal by number after the reap: got %v, want os.ErrProcessDone", err)
+	}
+}
