@@ -57,10 +57,11 @@
 // # Windows
 //
 // The package builds on Windows, where it sets WaitDelay and keeps os/exec's
-// Cancel, which terminates the direct child only (TerminateProcess):
-// descendants keep running, and Wait returns once WaitDelay has passed
-// after the cancel. [Graceful] is an error there. None of this has been
-// run on Windows by this package's tests.
+// Cancel, which terminates the direct child only (TerminateProcess); the
+// watch of [Start] does the same. Descendants keep running, and if one
+// holds the command's output pipes, Wait returns WaitDelay after the
+// cancel. [Graceful] is an error there. None of this has been run on
+// Windows by this package's tests: only its build is checked.
 //
 // # Terminals
 //
