@@ -49,14 +49,18 @@
 //
 // # Fixing the code under test
 //
-// [ApplyCancelPolicy] sets up an [exec.Cmd] so that a cancel kills its
-// whole process group, with [WaitDelay] as the backstop for a descendant
-// that left the group:
+// Production code uses package
+// [github.com/exectest/exectest/cancelpolicy], which links neither testing
+// nor this toolkit: a cancel kills the command's whole process group, also
+// after the direct child exited, with WaitDelay as the backstop for a
+// descendant that left the group:
 //
 //	cmd := exec.CommandContext(ctx, name, args...)
-//	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
-//		return err // a bad option: nothing was changed
+//	if err := cancelpolicy.Run(ctx, cmd); err != nil {
+//		return err
 //	}
+//
+// [ApplyCancelPolicy] forwards to its Apply.
 //
 // # What it needs, and what it changes
 //

@@ -3,6 +3,8 @@ package exectest
 import (
 	"fmt"
 	"time"
+
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // An Option configures [AssertCancel].
@@ -177,7 +179,7 @@ type policyConfig struct {
 
 // defaultWaitDelay is the backstop [ApplyCancelPolicy] sets when the
 // command has none and [WaitDelay] is not given.
-const defaultWaitDelay = 2 * time.Second
+const defaultWaitDelay = cancelpolicy.DefaultWaitDelay
 
 // WaitDelay sets the command's WaitDelay: how long Wait waits for the
 // output pipes to close after the process exits or is cancelled, before it

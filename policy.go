@@ -2,13 +2,10 @@ package exectest
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 
-	"github.com/exectest/exectest/internal/proc"
-	"golang.org/x/sys/unix"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // ApplyCancelPolicy makes cancelling cmd's context stop the whole process
@@ -30,6 +27,13 @@ import (
 // Cancel was set without a context. Call it before Start. On bad input (a
 // nil cmd, an option out of range) it changes nothing and returns an error
 // saying what was wrong.
+//
+// It is [cancelpolicy.Apply], kept here for the toolkit's callers:
+// production code calls [cancelpolicy] directly, which links neither
+// testing nor this toolkit, builds on the BSDs, macOS and Windows, and
+// whose [cancelpolicy.Run] also stops the launcher shape (a direct child
+// that exits at once and leaves its work running), which a Cancel cannot
+// reach.
 //
 // A terminal on stdin: the child's group is no longer the terminal's
 // foreground group, so Ctrl-C reaches the caller and not the child. This is
@@ -53,28 +57,5 @@ func ApplyCancelPolicy(cmd *exec.Cmd, opts ...PolicyOption) error {
 	if len(cfg.errs) > 0 {
 		return errors.New(strings.Join(cfg.errs, "\n"))
 	}
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	if !cmd.SysProcAttr.Setsid {
-		// Setpgid after Setsid would fail the start: a session leader is
-		// already the leader of its own group.
-		cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pgid = true, 0
-	}
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
-	cmd.WaitDelay = cfg.waitDelay
-	return nil
-}
-
-// killGroup kills the process group led by p, the group ApplyCancelPolicy
-// put it in.
-func killGroup(p *os.Process) error {
-	if !proc.SafeGroup(p.Pid) {
-		return p.Kill()
-	}
-	err := unix.Kill(-p.Pid, unix.SIGKILL)
-	if errors.Is(err, unix.ESRCH) {
-		return os.ErrProcessDone
-	}
-	return err
+	return cancelpolicy.Apply(cmd, cancelpolicy.WaitDelay(cfg.waitDelay))
 }

@@ -8,18 +8,16 @@ import (
 	"context"
 	"os/exec"
 
-	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // Run runs argv under ctx and returns its combined output. Every exec site
-// goes through ApplyCancelPolicy, so a cancel stops the whole tree.
+// goes through cancelpolicy.Run, so a cancel stops the whole tree, also
+// when the direct child has already exited and left its work running.
 func Run(ctx context.Context, argv []string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
-		return nil, err
-	}
-	err := cmd.Run()
+	err := cancelpolicy.Run(ctx, cmd)
 	return out.Bytes(), err
 }

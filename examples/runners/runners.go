@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // A Variant is one way to run a command under a context.
@@ -69,13 +69,22 @@ func GroupKill(ctx context.Context, argv []string) error {
 	return cmd.Run()
 }
 
-// Policy is the fix through exectest.ApplyCancelPolicy.
+// Policy is the fix through cancelpolicy.Apply (which
+// exectest.ApplyCancelPolicy forwards to): the hand-written fix, with a
+// group signal that never reaches another group.
 func Policy(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
-	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+	if err := cancelpolicy.Apply(cmd); err != nil {
 		return err
 	}
 	return cmd.Run()
+}
+
+// PolicyRun is the fix through cancelpolicy.Run: as Policy, and a cancel
+// also stops the launcher shape, whose direct child exits at once and
+// leaves its work running.
+func PolicyRun(ctx context.Context, argv []string) error {
+	return cancelpolicy.Run(ctx, command(ctx, argv))
 }
 
 // Abandoning gives up on the command instead of waiting for it: it

@@ -1,7 +1,7 @@
 // Package sandbox is code under test in the shape real code has: a runner
 // that runs commands inside bubblewrap, or directly, and collects their
-// output. Every exec site goes through one function that applies
-// exectest.ApplyCancelPolicy, so that none can miss it.
+// output. Every exec site goes through one function that runs the command
+// with cancelpolicy.Run, so that none can miss it.
 package sandbox
 
 import (
@@ -10,7 +10,7 @@ import (
 	"errors"
 	"os/exec"
 
-	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // A Profile says how a command is sandboxed.
@@ -55,9 +55,6 @@ func run(ctx context.Context, argv []string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
-		return nil, err
-	}
-	err := cmd.Run()
+	err := cancelpolicy.Run(ctx, cmd)
 	return out.Bytes(), err
 }

@@ -1,0 +1,119 @@
+package cancelpolicy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+)
+
+// Apply sets cmd up so that a cancel of its context kills its process
+// group: the child runs in a group of its own (Setpgid, replacing any Pgid;
+// with Setsid the session's group serves instead), Cancel signals that
+// group (SIGKILL, or as [Graceful] says), and WaitDelay ([DefaultWaitDelay]
+// unless cmd or [WaitDelay] sets one) bounds the Wait when a descendant
+// left the group.
+//
+// cmd must come from [exec.CommandContext] (otherwise Start reports a Cancel
+// without a context), and Apply must be called before Start. Apply alone
+// does not stop the launcher shape: use [Start] or [Run] for that. On bad
+// input (a nil cmd, an invalid option) Apply changes nothing and returns an
+// error.
+func Apply(cmd *exec.Cmd, opts ...Option) error {
+	g, err := prepare(cmd, opts)
+	if err != nil {
+		return err
+	}
+	cmd.Cancel = g.cancel
+	return nil
+}
+
+// Started is a command started by [Start]; its Wait replaces the command's.
+type Started struct {
+	cmd     *exec.Cmd
+	g       *group
+	ctx     context.Context
+	unwatch func() bool
+}
+
+// Start applies the policy to cmd as [Apply] does, starts it, and watches
+// ctx until [Started.Wait] returns: when ctx is done, the group is killed
+// also if the direct child has already exited (on Linux; see the package
+// documentation for other systems). cmd may come from [exec.Command] or
+// [exec.CommandContext]; the caller must call [Started.Wait], not
+// cmd.Wait.
+func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error) {
+	if ctx == nil {
+		return nil, errors.New("cancelpolicy.Start: ctx: got nil, want a context")
+	}
+	g, err := prepare(cmd, opts)
+	if err != nil {
+		return nil, err
+	}
+	if cmd.Cancel != nil { // from exec.CommandContext: kill the group, not the child
+		cmd.Cancel = g.cancel
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	// os/exec's watch may already be in Cancel, on a done context.
+	g.mu.Lock()
+	g.pin(true)
+	g.mu.Unlock()
+	return &Started{cmd: cmd, g: g, ctx: ctx, unwatch: context.AfterFunc(ctx, g.watch)}, nil
+}
+
+// Wait waits for the command as [exec.Cmd.Wait] does and stops watching
+// the context. If the context's watch killed the group after the direct
+// child had exited successfully, Wait returns the context's error.
+func (s *Started) Wait() error {
+	err := s.cmd.Wait()
+	s.unwatch()
+	if s.g.finish() && (err == nil || errors.Is(err, exec.ErrWaitDelay)) {
+		err = s.ctx.Err()
+	}
+	return err
+}
+
+// Run is [Start] followed by [Started.Wait].
+func Run(ctx context.Context, cmd *exec.Cmd, opts ...Option) error {
+	s, err := Start(ctx, cmd, opts...)
+	if err != nil {
+		return err
+	}
+	return s.Wait()
+}
+
+// prepare checks cmd and opts and, only if all is well, sets cmd's group
+// and WaitDelay.
+func prepare(cmd *exec.Cmd, opts []Option) (*group, error) {
+	if cmd == nil {
+		return nil, errors.New("cancelpolicy: cmd: got nil, want an *exec.Cmd")
+	}
+	if cmd.Process != nil {
+		return nil, fmt.Errorf("cancelpolicy: cmd %s: already started (pid %d), want it configured before Start", cmd.Path, cmd.Process.Pid)
+	}
+	var cfg config
+	for _, o := range opts {
+		if o == nil {
+			cfg.errs = append(cfg.errs, errors.New("cancelpolicy: option: got nil, want an Option"))
+			continue
+		}
+		o.apply(&cfg)
+	}
+	waitDelay := cfg.waitDelay
+	if waitDelay == 0 {
+		waitDelay = cmd.WaitDelay
+	}
+	if waitDelay <= 0 {
+		waitDelay = DefaultWaitDelay + cfg.grace
+	} else if cfg.grace > 0 && waitDelay <= cfg.grace {
+		cfg.errs = append(cfg.errs, fmt.Errorf("cancelpolicy: WaitDelay %v must exceed the grace %v of Graceful: Wait would close the pipes before the SIGKILL", waitDelay, cfg.grace))
+	}
+	if err := errors.Join(cfg.errs...); err != nil {
+		return nil, err
+	}
+	setGroup(cmd)
+	cmd.WaitDelay = waitDelay
+	return newGroup(cmd, cfg), nil
+}

@@ -1,0 +1,72 @@
+package cancelpolicy_test
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/cancelpolicy"
+)
+
+// BenchmarkCancelPolicy measures Start to cancel to return of a command
+// whose tree the cancel stops (sh waiting for its sleep), through
+// cancelpolicy.Start and through the hand-written Setpgid + group kill,
+// alternating in one run, and reports both and their ratio (target at
+// most 1.1).
+func BenchmarkCancelPolicy(b *testing.B) {
+	var policy, manual time.Duration
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			policy += cancelOnce(b, startPolicy)
+			manual += cancelOnce(b, startManual)
+		} else {
+			manual += cancelOnce(b, startManual)
+			policy += cancelOnce(b, startPolicy)
+		}
+		i++
+	}
+	b.ReportMetric(float64(policy.Nanoseconds())/float64(i), "policy-ns/op")
+	b.ReportMetric(float64(manual.Nanoseconds())/float64(i), "manual-ns/op")
+	b.ReportMetric(float64(policy)/float64(manual), "ratio")
+}
+
+func startPolicy(ctx context.Context, cmd *exec.Cmd) (func() error, error) {
+	s, err := cancelpolicy.Start(ctx, cmd)
+	if err != nil {
+		return nil, err
+	}
+	return s.Wait, nil
+}
+
+func startManual(_ context.Context, cmd *exec.Cmd) (func() error, error) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = cancelpolicy.DefaultWaitDelay
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return cmd.Wait, nil
+}
+
+func cancelOnce(b *testing.B, start func(context.Context, *exec.Cmd) (func() error, error)) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "/bin/sleep 20 & wait")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	begin := time.Now()
+	wait, err := start(ctx, cmd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cancel()
+	if err := wait(); err == nil {
+		b.Fatalf("%s: Wait after the cancel: got nil, want the kill's error", cmd)
+	}
+	return time.Since(begin)
+}

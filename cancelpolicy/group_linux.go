@@ -1,0 +1,60 @@
+package cancelpolicy
+
+import (
+	"errors"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// pidfdSignalProcessGroup is PIDFD_SIGNAL_PROCESS_GROUP (Linux 6.9): the
+// signal goes to the process group whose struct pid the pidfd holds.
+const pidfdSignalProcessGroup = 1 << 2
+
+// pin opens a pidfd on the direct child. The pidfd names the child only if
+// the child was not reaped when it was opened: os/exec reaps in Wait, so
+// right after Start (started) it surely was not; otherwise
+// [os.Process.Signal] says so after the open, and a reaped child gives no
+// pin. Without a pin, the group is signalled by number.
+func (g *group) pin(started bool) {
+	if g.pidfd >= 0 {
+		return
+	}
+	fd, err := unix.PidfdOpen(g.cmd.Process.Pid, 0)
+	if err != nil {
+		return
+	}
+	if !started && errors.Is(g.cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone) {
+		unix.Close(fd)
+		return
+	}
+	g.pidfd, g.keep = fd, started
+}
+
+func (g *group) unpin() {
+	if g.pidfd >= 0 {
+		unix.Close(g.pidfd)
+		g.pidfd = -1
+	}
+}
+
+// signal sends sig to the command's group. Through the pidfd the kernel
+// finds the group by the child's struct pid, not by its number: the
+// signal reaches this command's group or nobody (ESRCH), also after the
+// child was reaped and its number reused. Kernels before 6.9 reject the
+// flag (EINVAL): the group is then signalled by number.
+func (g *group) signal(sig syscall.Signal) error {
+	if g.pidfd >= 0 && safeGroup(g.cmd.Process.Pid) {
+		err := unix.PidfdSendSignal(g.pidfd, sig, nil, pidfdSignalProcessGroup)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, unix.ESRCH):
+			return os.ErrProcessDone
+		case !errors.Is(err, unix.EINVAL):
+			return err
+		}
+	}
+	return g.byNumber(sig)
+}

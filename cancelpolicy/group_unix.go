@@ -1,0 +1,56 @@
+//go:build unix
+
+package cancelpolicy
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// setGroup puts the child in a process group of its own. Setpgid after
+// Setsid would fail the start: a session leader already leads its group.
+func setGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	if !cmd.SysProcAttr.Setsid {
+		cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pgid = true, 0
+	}
+}
+
+func checkGraceful(sig os.Signal) error {
+	s, ok := sig.(syscall.Signal)
+	if !ok || s <= 0 || s == syscall.SIGKILL {
+		return fmt.Errorf("cancelpolicy.Graceful: signal: got %v, want a syscall.Signal other than SIGKILL", sig)
+	}
+	return nil
+}
+
+// safeGroup reports whether pgid may be signalled as a whole: never group
+// 0 or 1, never the caller's own.
+func safeGroup(pgid int) bool {
+	return pgid > 1 && pgid != unix.Getpgrp()
+}
+
+// byNumber signals the group by its number, only while os/exec has not
+// reaped the direct child: until then the child, a zombie at worst, holds
+// the number (see the package documentation for the window left).
+func (g *group) byNumber(sig syscall.Signal) error {
+	p := g.cmd.Process
+	if !safeGroup(p.Pid) {
+		return p.Signal(sig)
+	}
+	if err := p.Signal(syscall.Signal(0)); errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	err := unix.Kill(-p.Pid, sig)
+	if errors.Is(err, unix.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}

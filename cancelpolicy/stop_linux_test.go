@@ -1,0 +1,188 @@
+package cancelpolicy_test
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/cancelpolicy"
+)
+
+const (
+	// waiting: the direct child waits for its descendant.
+	waiting = `/bin/sleep 20 & echo $! >"$1"; wait`
+	// launcher: the direct child starts the descendant and exits at once.
+	launcher = `/bin/sleep 20 & echo $! >"$1"; exit 0`
+	// termIgnoring: the shell and its sleep ignore SIGTERM (an ignored
+	// signal stays ignored across exec).
+	termIgnoring = `trap '' TERM; /bin/sleep 20 & echo $! >"$1"; wait`
+)
+
+func TestRunStopsWaitingShape(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd, pidFile := shell(ctx, t, waiting)
+	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.WaitDelay(waitDelay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	cancel()
+	begin := time.Now()
+	err = s.Wait()
+	if elapsed := time.Since(begin); elapsed > bound {
+		t.Errorf("waiting shape: Wait returned %v after the cancel, want within %v (WaitDelay %v)", elapsed, bound, waitDelay)
+	}
+	if err == nil {
+		t.Errorf("waiting shape: Wait: got nil, want the kill's error")
+	}
+	awaitDead(t, d, "waiting shape")
+}
+
+// A command from exec.Command has no context for os/exec to watch: Start's
+// watch alone stops it.
+func TestStartWithoutCommandContext(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd, pidFile := shell(context.Background(), t, waiting)
+	cmd = exec.Command(cmd.Path, cmd.Args[1:]...)
+	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.WaitDelay(waitDelay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	cancel()
+	begin := time.Now()
+	err = s.Wait()
+	if elapsed := time.Since(begin); elapsed > bound {
+		t.Errorf("exec.Command, waiting shape: Wait returned %v after the cancel, want within %v (WaitDelay %v)", elapsed, bound, waitDelay)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("exec.Command, waiting shape: Wait: got %v, want death by SIGKILL", err)
+	}
+	awaitDead(t, d, "exec.Command, waiting shape")
+}
+
+// The direct child has exited and been reaped when the cancel comes:
+// os/exec no longer calls Cancel, and only the context watch reaches the
+// group. Fails with the watch disabled: Wait returns after WaitDelay and
+// the sleep runs on.
+func TestRunStopsLauncherShape(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd, pidFile := shell(ctx, t, launcher)
+	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.WaitDelay(waitDelay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	leader := cmd.Process.Pid
+	poll(t, "the launcher's exit", func() bool { return zombie(leader) })
+	waited := make(chan error, 1)
+	go func() { waited <- s.Wait() }()
+	poll(t, "the launcher's reap by Wait", func() bool { return reaped(leader) })
+	cancel()
+	begin := time.Now()
+	select {
+	case err := <-waited:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("launcher shape: Wait: got %v, want context.Canceled", err)
+		}
+	case <-time.After(bound):
+		t.Errorf("launcher shape: Wait: still waiting %v after the cancel, want a return within it (WaitDelay %v)", bound, waitDelay)
+		<-waited
+	}
+	t.Logf("launcher shape: Wait returned %v after the cancel", time.Since(begin))
+	awaitDead(t, d, "launcher shape")
+}
+
+// Apply alone stops the waiting shape through Cancel.
+func TestApplyStopsWaitingShape(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd, pidFile := shell(ctx, t, waiting)
+	if err := cancelpolicy.Apply(cmd, cancelpolicy.WaitDelay(waitDelay)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	cancel()
+	begin := time.Now()
+	err := cmd.Wait()
+	if elapsed := time.Since(begin); elapsed > bound {
+		t.Errorf("Apply, waiting shape: Wait returned %v after the cancel, want within %v", elapsed, bound)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("Apply, waiting shape: Wait: got %v, want death by SIGKILL", err)
+	}
+	awaitDead(t, d, "Apply, waiting shape")
+	if err := cmd.Cancel(); !errors.Is(err, nil) {
+		t.Errorf("Cancel again: got %v, want the first Cancel's nil", err)
+	}
+}
+
+// A tree that ignores SIGTERM dies by the SIGKILL after the grace, not by
+// the WaitDelay backstop (which would leave the sleep running). Fails with
+// the later SIGKILL disabled.
+func TestGracefulKillsTermIgnorer(t *testing.T) {
+	t.Parallel()
+	const grace = 300 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd, pidFile := shell(ctx, t, termIgnoring)
+	err := cancelpolicy.Apply(cmd, cancelpolicy.Graceful(syscall.SIGTERM, grace), cancelpolicy.WaitDelay(waitDelay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	cancel()
+	begin := time.Now()
+	err = cmd.Wait()
+	elapsed := time.Since(begin)
+	if elapsed < grace || elapsed > bound {
+		t.Errorf("graceful, TERM ignored: Wait returned %v after the cancel, want between the grace %v and %v", elapsed, grace, bound)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("graceful, TERM ignored: Wait: got %v, want death by SIGKILL", err)
+	}
+	awaitDead(t, d, "graceful, TERM ignored")
+}
+
+// A tree that obeys SIGTERM ends by it, long before the grace is over.
+func TestGracefulSendsSignalFirst(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd, pidFile := shell(ctx, t, waiting)
+	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.Graceful(syscall.SIGTERM, time.Minute), cancelpolicy.WaitDelay(2*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	cancel()
+	begin := time.Now()
+	err = s.Wait()
+	if elapsed := time.Since(begin); elapsed > bound {
+		t.Errorf("graceful, TERM obeyed: Wait returned %v after the cancel, want within %v (grace 1m)", elapsed, bound)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+		t.Errorf("graceful, TERM obeyed: Wait: got %v, want death by SIGTERM", err)
+	}
+	awaitDead(t, d, "graceful, TERM obeyed")
+}

@@ -1,0 +1,94 @@
+package exectest_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
+	"github.com/exectest/exectest/examples/runners"
+)
+
+// policyRun runs the command through cancelpolicy.Run, which also watches
+// the context after the direct child exited.
+var policyRun = adapt(runners.PolicyRun)
+
+// gracefulRun is policyRun with a SIGTERM first and a SIGKILL 5s later.
+func gracefulRun(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		return cancelpolicy.Run(ctx, command(ctx, argv), cancelpolicy.Graceful(syscall.SIGTERM, 5*time.Second))
+	}
+}
+
+// The cancelpolicy package against the fixture: it stops the waiting
+// shape, shell and hermetic, through each entry point, and like every
+// group kill it misses a descendant that escaped into its own session.
+func TestCancelPolicyVerdicts(t *testing.T) {
+	for _, sh := range shapes {
+		for _, c := range []struct {
+			name    string
+			run     runner
+			opts    []exectest.DescendantOption
+			verdict string
+			want    []string
+		}{
+			{"apply", policy, nil, "pass", nil},
+			{"run", policyRun, nil, "pass", nil},
+			{"run graceful", gracefulRun, nil, "pass", nil},
+			{"run, escaping", policyRun, []exectest.DescendantOption{exectest.Escaping()}, "fail", []string{"(descendant, escaped into its own session)", sh.sleepText}},
+		} {
+			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, append(c.opts, sh.opts...)...)
+					exectest.AssertCancel(tb, d, c.run(d.Argv()))
+				})
+				f.wantVerdict(t, c.verdict, c.want...)
+			})
+		}
+	}
+}
+
+// Production code imports cancelpolicy: it must link nothing but the
+// standard library and golang.org/x/sys, on every system it builds for.
+func TestCancelPolicyDependencies(t *testing.T) {
+	t.Parallel()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("EXECTEST_STRICT") == "1" {
+			t.Fatalf("no go command to list cancelpolicy's dependencies: %v", err)
+		}
+		t.Skipf("no go command to list cancelpolicy's dependencies: %v (set EXECTEST_STRICT=1 to make this a failure)", err)
+	}
+	for _, goos := range []string{"linux", "darwin", "freebsd", "windows"} {
+		cmd := exec.Command(goTool, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./cancelpolicy")
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("GOOS=%s go list -deps ./cancelpolicy: %v\n%s", goos, err, stderrOf(err))
+		}
+		var bad []string
+		for _, pkg := range strings.Fields(string(out)) {
+			if pkg != "github.com/exectest/exectest/cancelpolicy" && pkg != "golang.org/x/sys" && !strings.HasPrefix(pkg, "golang.org/x/sys/") {
+				bad = append(bad, pkg)
+			}
+		}
+		if len(bad) > 0 {
+			t.Errorf("GOOS=%s: dependencies of cancelpolicy outside the standard library and golang.org/x/sys: got %d, want 0:\n  %s", goos, len(bad), strings.Join(bad, "\n  "))
+		}
+	}
+}
+
+func stderrOf(err error) string {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return string(exit.Stderr)
+	}
+	return ""
+}
