@@ -66,8 +66,12 @@ func (m *monitor) notInShape(id proc.Identity) string {
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("pid %d reported alive but not as a %s: %s", id.PID, m.descendantRole().Noun(), strings.Join(why, "; "))
+	return fmt.Sprintf("pid %d %s %s: %s", id.PID, notInShapeText, m.descendantRole().Noun(), strings.Join(why, "; "))
 }
+
+// notInShapeText is the words of a failure of notInShape: the fix line
+// depends on them (see fixUnproved).
+const notInShapeText = "reported alive but not as a"
 
 // startedIt reports whether pid is the fixture child or another fixture
 // process (the double fork's intermediate): its command line carries the
