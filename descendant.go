@@ -58,6 +58,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 			o.applyDescendant(&cfg)
 		}
 	}
+	cfg.checkShapes()
 	if len(cfg.errs) > 0 {
 		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
 	}
@@ -66,7 +67,8 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 	}
 	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
-	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape}
+	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape,
+		Launch: cfg.shape.launch, IgnoreTerm: cfg.shape.ignoreTerm, JobControl: cfg.shape.jobControl, DoubleFork: cfg.shape.doubleFork}
 	if cfg.hermetic {
 		if !hermeticHooked() {
 			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want fixtures.Main(m) (or fixtures.Dispatch()) called from TestMain, so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
@@ -77,12 +79,11 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 				skipVacuous(tb, "exectest: the shell fixture needs %s: %v (exectest.Hermetic() needs neither /bin/sh nor /bin/sleep)", p, err)
 			}
 		}
-		if cfg.escape {
-			p, err := exec.LookPath("setsid")
-			if err != nil {
-				skipVacuous(tb, "exectest: the escaping shell fixture needs setsid(1): %v (install util-linux, or use exectest.Hermetic())", err)
-			}
-			d.spec.Setsid, _ = filepath.Abs(p)
+		if cfg.escape || cfg.shape.doubleFork {
+			d.spec.Setsid = lookPath(tb, "setsid", "util-linux")
+		}
+		if cfg.shape.jobControl {
+			d.spec.Bash = lookPath(tb, "bash", "bash")
 		}
 	}
 	if err := d.prepare(); err != nil {
@@ -93,6 +94,18 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 	tb.Cleanup(d.unregister) // after d.cleanup: a signal during it finds the fixture
 	tb.Cleanup(d.cleanup)
 	return d
+}
+
+// lookPath is the absolute path of a program the shell fixture's shape
+// needs, or a skip saying it is missing.
+func lookPath(tb testing.TB, name, pkg string) string {
+	tb.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		skipVacuous(tb, "exectest: this shape of the shell fixture needs %s(1): %v (install %s, or use exectest.Hermetic())", name, err, pkg)
+	}
+	abs, _ := filepath.Abs(p)
+	return abs
 }
 
 func (d *Descendant) prepare() error {
@@ -144,7 +157,7 @@ func (d *Descendant) prepare() error {
 		d.tracker.Close()
 		return err
 	}
-	d.mon, err = startMonitor(d.spec.Marker, d.spec.Go, d.spec.Token, d.spec.Escape, fixture.ExecsAfterReport(d.hermetic), d.tracker)
+	d.mon, err = startMonitor(d.spec, fixture.ExecsAfterReport(d.hermetic), d.tracker)
 	if err != nil {
 		d.tracker.Close()
 	}

@@ -81,6 +81,8 @@ func fixUnproved(s snapshot, ran string, dir string) string {
 		return "fix: give the command a /dev where it runs (bwrap: --dev /dev)"
 	case strings.Contains(said, "/bin/sleep"):
 		return "fix: make /bin/sleep a working sleep where the command runs (bind it with its libraries), or use exectest.Hermetic(), which needs no /bin/sleep"
+	case strings.Contains(said, notInShapeText):
+		return "fix: let the command's tree take the fixture's shape where it runs (see what the fixture reported above), or check it with a NewDescendant option it allows"
 	case ran != "":
 		return "fix: let the command reach the fixture's folder " + dir + ": run it where that path is visible and writable to it, or set TMPDIR to a folder it can see"
 	case s.started == 0:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/backoff"
+	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
@@ -28,8 +29,9 @@ type monitor struct {
 	path    string // the FIFO the fixture reports to, and holds open
 	token   string
 	escape  bool
-	execs   bool        // the descendant execs its final program after its report
-	cancel  atomic.Bool // the check has cancelled (see markCancelled)
+	spec    fixture.Spec // the tree shape the descendant proves it took (see shapes.go)
+	execs   bool         // the descendant execs its final program after its report
+	cancel  atomic.Bool  // the check has cancelled (see markCancelled)
 	f       *os.File
 	goAhead *os.File // the fixture child waits for a line here before it forks
 	tracker *proc.Tracker
@@ -67,7 +69,8 @@ type proof struct {
 	watch *procstate.Watch
 }
 
-func startMonitor(path, goPath, token string, escape, execs bool, tracker *proc.Tracker) (*monitor, error) {
+func startMonitor(spec fixture.Spec, execs bool, tracker *proc.Tracker) (*monitor, error) {
+	path, goPath, token, escape := spec.Marker, spec.Go, spec.Token, spec.Escape
 	// O_RDWR keeps a writer open, so the reader never sees EOF between the
 	// fixture's reports, and a writer never blocks waiting for a reader.
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -80,7 +83,7 @@ func startMonitor(path, goPath, token string, escape, execs bool, tracker *proc.
 		f.Close()
 		return nil, err
 	}
-	m := &monitor{path: path, token: token, escape: escape, execs: execs, f: f, goAhead: g, tracker: tracker,
+	m := &monitor{path: path, token: token, escape: escape, spec: spec, execs: execs, f: f, goAhead: g, tracker: tracker,
 		done: make(chan struct{}), changed: make(chan struct{}), alive: make(chan struct{}),
 		pipes: map[string]string{}}
 	go m.read()
@@ -142,8 +145,9 @@ func (m *monitor) handle(e marker.Event) {
 		adoptErr = m.tracker.Adopt(id) // joined already if Running: a no-op then
 		stdio, read = readStdio(id.PID)
 	}
-	if e.Kind == marker.Started {
-		// Always: the child waits for this line before it forks.
+	if e.Kind == marker.Started || e.Kind == marker.Running && m.spec.Launch {
+		// Always: the child waits for this line before it forks (the
+		// launcher, which exits right after, also once it is known here).
 		m.goAhead.WriteString("go\n")
 	}
 	raced := false
@@ -154,6 +158,9 @@ func (m *monitor) handle(e marker.Event) {
 		reason = m.diedAfterReport(e.PID)
 	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
+	}
+	if e.Kind == marker.Alive && reason == "" && !gone && !raced {
+		reason = m.notInShape(id)
 	}
 	var childStat proc.Stat
 	if started && reason == "" {
@@ -195,11 +202,7 @@ func (m *monitor) handle(e marker.Event) {
 		if gone {
 			return // killed by the cancel before it could be found: nothing to follow
 		}
-		r := role.Descendant
-		if m.escape {
-			r = role.EscapedDescendant
-		}
-		m.known = append(m.known, knownProcess{id: id, role: r})
+		m.known = append(m.known, knownProcess{id: id, role: m.descendantRole()})
 		if m.escape && st.SID != st.PID {
 			m.failures = append(m.failures, fmt.Sprintf("descendant pid %d reported alive but not escaped: sid: got %d, want its own pid %d", id.PID, st.SID, st.PID))
 			return

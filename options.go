@@ -2,6 +2,8 @@ package exectest
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/exectest/exectest/cancelpolicy"
@@ -129,6 +131,7 @@ func (f descendantOption) applyDescendant(c *descendantConfig) { f(c) }
 type descendantConfig struct {
 	lifetime time.Duration
 	escape   bool
+	shape    shapeConfig
 	hermetic bool
 	errs     []string
 }
@@ -145,6 +148,64 @@ const defaultLifetime = 20 * time.Second
 // WaitDelay, as a survivor.
 func Escaping() DescendantOption {
 	return descendantOption(func(c *descendantConfig) { c.escape = true })
+}
+
+// shapeConfig holds the tree shapes besides the default and [Escaping].
+type shapeConfig struct {
+	launch, ignoreTerm, jobControl, doubleFork bool
+}
+
+// checkShapes records the tree shapes that cannot be combined: each of
+// them says where the descendant stands toward the child, and it stands in
+// one place. IgnoresTerm combines with any.
+func (c *descendantConfig) checkShapes() {
+	var got []string
+	for name, on := range map[string]bool{"Escaping": c.escape, "Launcher": c.shape.launch, "JobControl": c.shape.jobControl, "DoubleFork": c.shape.doubleFork} {
+		if on {
+			got = append(got, "exectest."+name+"()")
+		}
+	}
+	if len(got) > 1 {
+		slices.Sort(got)
+		c.errs = append(c.errs, fmt.Sprintf("exectest.NewDescendant: tree shapes: got %s, want at most one of Escaping, Launcher, JobControl and DoubleFork", strings.Join(got, " and ")))
+	}
+}
+
+// Launcher makes the direct child start the descendant in the background
+// and exit at once, as npm and mise shims, wrappers and sh -c 'work &'
+// do. The descendant proves it runs only once the child is gone. os/exec
+// reaps the child and never calls Cancel (the process already exited), so
+// a Cancel that kills the group, [ApplyCancelPolicy]'s included, never
+// runs: run returns only when WaitDelay closes the pipe, or never.
+func Launcher() DescendantOption {
+	return descendantOption(func(c *descendantConfig) { c.shape.launch = true })
+}
+
+// IgnoresTerm makes the descendant ignore SIGINT and SIGTERM before it
+// proves it runs, as servers that stop gracefully on their own terms do: a
+// runner that stops the tree with SIGINT or SIGTERM first must follow with
+// SIGKILL to the whole group.
+func IgnoresTerm() DescendantOption {
+	return descendantOption(func(c *descendantConfig) { c.shape.ignoreTerm = true })
+}
+
+// JobControl makes the descendant lead a process group of its own in the
+// command's session, as a shell with job control (set -m) starts a
+// background job: a kill of the command's group misses it, and only a
+// containment (a cgroup, a PID namespace) stops it. The shell shape needs
+// bash(1), since dash has no job control without a terminal.
+func JobControl() DescendantOption {
+	return descendantOption(func(c *descendantConfig) { c.shape.jobControl = true })
+}
+
+// DoubleFork makes the descendant a daemon: the direct child forks an
+// intermediate, which forks the descendant into a session of its own
+// (setsid) and exits, leaving it orphaned; the child itself goes on. The
+// descendant proves it runs only once the intermediate is gone. Only a
+// containment (a cgroup, a PID namespace) stops it. The shell shape needs
+// setsid(1).
+func DoubleFork() DescendantOption {
+	return descendantOption(func(c *descendantConfig) { c.shape.doubleFork = true })
 }
 
 // Lifetime sets how long the descendant lives if nothing kills it (default

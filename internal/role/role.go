@@ -19,6 +19,17 @@ const (
 	// EscapedDescendant is the descendant of an Escaping fixture: it left
 	// the command's process group and session.
 	EscapedDescendant
+	// OrphanedDescendant is the descendant of a Launcher fixture: the
+	// fixture child that started it has exited.
+	OrphanedDescendant
+	// TermIgnoringDescendant is the descendant of an IgnoresTerm fixture.
+	TermIgnoringDescendant
+	// GroupedDescendant is the descendant of a JobControl fixture: it leads
+	// a process group of its own in the command's session.
+	GroupedDescendant
+	// DaemonDescendant is the descendant of a DoubleFork fixture: an
+	// orphan leading a session of its own.
+	DaemonDescendant
 	// Stranger holds the command's output pipe and is not the fixture's:
 	// it is never killed.
 	Stranger
@@ -28,13 +39,17 @@ const (
 )
 
 var names = [...]string{
-	None:              "",
-	FixtureProcess:    "fixture process",
-	FixtureChild:      "fixture child",
-	Descendant:        "descendant",
-	EscapedDescendant: "descendant, escaped into its own session",
-	Stranger:          "not the fixture's, not killed",
-	TestProcess:       "the test process itself, not killed: run kept the write end open; close it after cmd.Start",
+	None:                   "",
+	FixtureProcess:         "fixture process",
+	FixtureChild:           "fixture child",
+	Descendant:             "descendant",
+	EscapedDescendant:      "descendant, escaped into its own session",
+	OrphanedDescendant:     "descendant, orphaned: its launcher exited",
+	TermIgnoringDescendant: "descendant, ignoring SIGINT and SIGTERM",
+	GroupedDescendant:      "descendant, in a process group of its own",
+	DaemonDescendant:       "descendant, double-forked into its own session",
+	Stranger:               "not the fixture's, not killed",
+	TestProcess:            "the test process itself, not killed: run kept the write end open; close it after cmd.Start",
 }
 
 // String is what a message says of a process in the role.
@@ -49,7 +64,8 @@ func (r Role) String() string {
 // toolkit follows and kills.
 func (r Role) Fixture() bool {
 	switch r {
-	case FixtureProcess, FixtureChild, Descendant, EscapedDescendant:
+	case FixtureProcess, FixtureChild, Descendant, EscapedDescendant,
+		OrphanedDescendant, TermIgnoringDescendant, GroupedDescendant, DaemonDescendant:
 		return true
 	}
 	return false
@@ -67,13 +83,17 @@ func Of(s string) (Role, bool) {
 }
 
 var nouns = [...]string{
-	None:              "process",
-	FixtureProcess:    "fixture process",
-	FixtureChild:      "fixture child",
-	Descendant:        "descendant",
-	EscapedDescendant: "escaped descendant",
-	Stranger:          "process outside the fixture",
-	TestProcess:       "test process",
+	None:                   "process",
+	FixtureProcess:         "fixture process",
+	FixtureChild:           "fixture child",
+	Descendant:             "descendant",
+	EscapedDescendant:      "escaped descendant",
+	OrphanedDescendant:     "orphaned descendant",
+	TermIgnoringDescendant: "TERM-ignoring descendant",
+	GroupedDescendant:      "job-control descendant",
+	DaemonDescendant:       "double-forked descendant",
+	Stranger:               "process outside the fixture",
+	TestProcess:            "test process",
 }
 
 // Noun names a process in the role in a few words: "escaped descendant".

@@ -19,7 +19,7 @@ func TestOfReadsEveryRoleBack(t *testing.T) {
 }
 
 func TestFixtureRoles(t *testing.T) {
-	for r, want := range map[Role]bool{None: false, FixtureProcess: true, FixtureChild: true, Descendant: true, EscapedDescendant: true, Stranger: false, TestProcess: false} {
+	for r, want := range map[Role]bool{None: false, FixtureProcess: true, FixtureChild: true, Descendant: true, EscapedDescendant: true, OrphanedDescendant: true, TermIgnoringDescendant: true, GroupedDescendant: true, DaemonDescendant: true, Stranger: false, TestProcess: false} {
 		if r.Fixture() != want {
 			t.Errorf("role %q: Fixture got %v, want %v", r, r.Fixture(), want)
 		}

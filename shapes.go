@@ -1,0 +1,101 @@
+package exectest
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/role"
+	"golang.org/x/sys/unix"
+)
+
+// descendantRole is what the fixture's shape makes its descendant.
+func (m *monitor) descendantRole() role.Role {
+	switch sp := m.spec; {
+	case sp.Escape:
+		return role.EscapedDescendant
+	case sp.DoubleFork:
+		return role.DaemonDescendant
+	case sp.JobControl:
+		return role.GroupedDescendant
+	case sp.Launch:
+		return role.OrphanedDescendant
+	case sp.IgnoreTerm:
+		return role.TermIgnoringDescendant
+	}
+	return role.Descendant
+}
+
+// notInShape says why the descendant, having reported alive (and, for
+// the shell, become the sleep), is not in the shape its options ask for,
+// or "" when it is: without that, a check of a shape would test the
+// default one. The default shape costs nothing here. Read in the test's
+// PID namespace, where the fixture child's stat was read too.
+func (m *monitor) notInShape(id proc.Identity) string {
+	sp := m.spec
+	if !sp.Launch && !sp.IgnoreTerm && !sp.JobControl && !sp.DoubleFork {
+		return ""
+	}
+	s, err := id.Stat()
+	if err != nil {
+		return "" // gone: the cancel, or the lapse at the cancel, says so
+	}
+	var why []string
+	if (sp.Launch || sp.DoubleFork) && m.startedIt(s.PPID) {
+		why = append(why, fmt.Sprintf("parent: got pid %d, still the fixture's, want it gone (the descendant orphaned)", s.PPID))
+	}
+	if sp.IgnoreTerm {
+		const want = 1<<(unix.SIGINT-1) | 1<<(unix.SIGTERM-1)
+		if ign, ok := ignoredSignals(id.PID); ok && ign&want != want {
+			why = append(why, fmt.Sprintf("SigIgn: got %016x, want SIGINT and SIGTERM (%016x) among them", ign, uint64(want)))
+		}
+	}
+	if sp.JobControl {
+		if s.PGID != s.PID {
+			why = append(why, fmt.Sprintf("pgid: got %d, want its own pid %d", s.PGID, s.PID))
+		}
+		if m.child.PID != 0 && s.SID != m.child.SID {
+			why = append(why, fmt.Sprintf("sid: got %d, want the fixture child's %d", s.SID, m.child.SID))
+		}
+	}
+	if sp.DoubleFork && s.SID != s.PID {
+		why = append(why, fmt.Sprintf("sid: got %d, want its own pid %d", s.SID, s.PID))
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("pid %d %s %s: %s", id.PID, notInShapeText, m.descendantRole().Noun(), strings.Join(why, "; "))
+}
+
+// notInShapeText is the words of a failure of notInShape: the fix line
+// depends on them (see fixUnproved).
+const notInShapeText = "reported alive but not as a"
+
+// startedIt reports whether pid is the fixture child or another fixture
+// process (the double fork's intermediate): its command line carries the
+// fixture's token. Only the reader goroutine writes m.child.
+func (m *monitor) startedIt(pid int) bool {
+	if m.child.PID != 0 && pid == m.child.PID {
+		return true
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	return err == nil && strings.Contains(string(b), m.token)
+}
+
+// ignoredSignals is the SigIgn mask of /proc/PID/status; false where it
+// cannot be read.
+func ignoredSignals(pid int) (uint64, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}

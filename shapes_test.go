@@ -1,0 +1,151 @@
+package exectest_test
+
+import (
+	"context"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/proctest"
+)
+
+// treeShapes are the tree shapes real programs take besides the default,
+// each with the words of its descendant's role and a check, on the
+// processes a failing check reported, that the descendant had taken the
+// shape before the kill.
+var treeShapes = []struct {
+	name  string
+	opt   exectest.DescendantOption
+	role  string
+	shape func(t *testing.T, p proctest.Process)
+}{
+	{"launcher", exectest.Launcher(), "(descendant, orphaned: its launcher exited)", func(t *testing.T, p proctest.Process) {
+		// The test binary is a child subreaper (VerifyTestMain): the
+		// orphan comes back to it, not to the fixture child.
+		if p.PPID != os.Getpid() {
+			t.Errorf("launched descendant: got parent %d, want the test process %d (its launcher gone)", p.PPID, os.Getpid())
+		}
+	}},
+	{"ignores TERM", exectest.IgnoresTerm(), "(descendant, ignoring SIGINT and SIGTERM)", nil},
+	{"job control", exectest.JobControl(), "(descendant, in a process group of its own)", func(t *testing.T, p proctest.Process) {
+		if p.PGID != p.PID || p.SID == p.PID {
+			t.Errorf("job-control descendant: got pgid %d, sid %d, want its own pid %d as pgid and the command's session", p.PGID, p.SID, p.PID)
+		}
+	}},
+	{"double fork", exectest.DoubleFork(), "(descendant, double-forked into its own session)", func(t *testing.T, p proctest.Process) {
+		if p.SID != p.PID || p.PPID != os.Getpid() {
+			t.Errorf("double-forked descendant: got sid %d, parent %d, want its own pid %d as sid and the test process %d as parent (the intermediate gone)", p.SID, p.PPID, p.PID, os.Getpid())
+		}
+	}},
+}
+
+// termGroup stops the command's group with SIGTERM alone, as graceful
+// runners do first: it passes on the default shape (TestTreeShapes'
+// "term group" on the default tree), so a failure on IgnoresTerm proves
+// the descendant ignored the signal.
+func termGroup(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := command(ctx, argv)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+		cmd.WaitDelay = 2 * time.Second
+		return cmd.Run()
+	}
+}
+
+// TestTreeShapes: the field's broken runners fail on every tree shape; the
+// hand-written group kill passes only where the descendant stays in the
+// command's group.
+func TestTreeShapes(t *testing.T) {
+	runs := []struct {
+		name string
+		run  runner
+		// pass lists the shapes the runner stops.
+		pass map[string]bool
+		// fix is a text the failure's fix line holds, per shape.
+		fix map[string]string
+	}{
+		{"default cancel", defaultCancel, nil, nil},
+		{"kill only", killOnly, nil, nil},
+		{"wait delay only", waitDelayOnly, nil, nil},
+		// The group kill stops the TERM-ignoring descendant (SIGKILL to
+		// the group); it misses a job-control group and a daemon's
+		// session, and names containment as the fix. On the launcher it
+		// never runs: os/exec reaps the exited leader and never calls
+		// Cancel, so run returns only at WaitDelay (2 s, past the bound).
+		{"group kill", fixed, map[string]bool{"ignores TERM": true}, map[string]string{
+			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}},
+		// SIGTERM alone: the descendant that ignores it holds on.
+		{"term group", termGroup, map[string]bool{"job control": false}, nil},
+	}
+	for _, sh := range shapes {
+		for _, ts := range treeShapes {
+			for _, r := range runs {
+				t.Run(sh.name+"/"+ts.name+"/"+r.name, func(t *testing.T) {
+					if r.name == "term group" && ts.name != "ignores TERM" {
+						t.Skip("the term-only runner is a control for IgnoresTerm")
+					}
+					t.Parallel()
+					start := time.Now()
+					var res exectest.Result
+					f := runFake(t, func(tb testing.TB) {
+						d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{ts.opt}, sh.opts...)...)
+						res = exectest.AssertCancel(tb, d, r.run(d.Argv()))
+					})
+					if r.pass[ts.name] {
+						f.wantVerdict(t, "pass")
+						if !res.Proved {
+							t.Errorf("result: got %+v, want the descendant proved", res)
+						}
+						return
+					}
+					want := []string{ts.role, sh.sleepText}
+					if fix := r.fix[ts.name]; fix != "" {
+						want = append(want, fix)
+					}
+					f.wantVerdict(t, "fail", want...)
+					if cost := time.Since(start); cost > 2*time.Second+hungCost {
+						t.Errorf("check cost: got %v, want at most %v", cost, 2*time.Second+hungCost)
+					}
+					found := false
+					for _, p := range append(res.Holders, res.Survivors...) {
+						if "("+p.Role+")" == ts.role {
+							found = true
+							if ts.shape != nil {
+								ts.shape(t, p)
+							}
+						}
+					}
+					if !found {
+						t.Errorf("result: got holders %v and survivors %v, want the %s among them", res.Holders, res.Survivors, ts.role)
+					}
+				})
+			}
+		}
+	}
+}
+
+// The SIGTERM-only control passes on the default tree: a failure of it on
+// IgnoresTerm comes from the ignored signal, not from the runner.
+func TestTermGroupStopsTheDefaultTree(t *testing.T) {
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
+			f := runFake(t, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb, sh.opts...)
+				exectest.AssertCancel(tb, d, termGroup(d.Argv()))
+			})
+			f.wantVerdict(t, "pass")
+		})
+	}
+}
+
+// Shapes that put the descendant in two places at once are refused.
+func TestTreeShapesDoNotCombine(t *testing.T) {
+	f := runFake(t, func(tb testing.TB) {
+		exectest.NewDescendant(tb, exectest.Launcher(), exectest.JobControl(), exectest.IgnoresTerm())
+	})
+	f.wantVerdict(t, "fail", "tree shapes: got exectest.JobControl() and exectest.Launcher(), want at most one of")
+}
