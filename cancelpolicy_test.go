@@ -26,6 +26,14 @@ func gracefulRun(argv []string) func(context.Context) error {
 	}
 }
 
+// gracefulShortRun is policyRun with a SIGTERM first and a SIGKILL 200ms
+// later: within the check's bound.
+func gracefulShortRun(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		return cancelpolicy.Run(ctx, command(ctx, argv), cancelpolicy.Graceful(syscall.SIGTERM, 200*time.Millisecond))
+	}
+}
+
 // The cancelpolicy package against the fixture: it stops the waiting
 // shape, shell and hermetic, through each entry point, and like every
 // group kill it misses a descendant that escaped into its own session.

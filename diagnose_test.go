@@ -23,7 +23,7 @@ func ownGroupDefaultCancel(argv []string) func(context.Context) error {
 // the check saw. Before, no failure said what to change.
 func TestFailuresSayWhatToChange(t *testing.T) {
 	const (
-		ownGroup  = "fix: start the command in a process group of its own and kill that group on cancel: exectest.ApplyCancelPolicy(cmd)"
+		ownGroup  = "fix: start the command in a process group of its own and kill that group on cancel: cancelpolicy.Apply(cmd)"
 		killGroup = "fix: kill the group on cancel, not only the child"
 		contain   = "fix: a descendant left the command's process group"
 		waitFirst = "fix: run returned while the command's tree still ran and killed it only later"

@@ -74,8 +74,17 @@ func TestTreeShapes(t *testing.T) {
 		// the group); it misses a job-control group and a daemon's
 		// session, and names containment as the fix. On the launcher it
 		// never runs: os/exec reaps the exited leader and never calls
-		// Cancel, so run returns only at WaitDelay (2 s, past the bound).
+		// Cancel, so run returns only at WaitDelay (2 s, past the bound),
+		// and the fix names cancelpolicy.Run.
 		{"group kill", fixed, map[string]bool{"ignores TERM": true}, map[string]string{
+			"launcher":    "fix: the command's direct child had exited when the cancel came",
+			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}},
+		// cancelpolicy.Run watches the context after the leader exited:
+		// it stops the launcher too, and with a graceful stop the
+		// descendant that ignores SIGTERM dies of the SIGKILL after it.
+		{"cancelpolicy run", policyRun, map[string]bool{"launcher": true, "ignores TERM": true}, map[string]string{
+			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}},
+		{"cancelpolicy run graceful", gracefulShortRun, map[string]bool{"launcher": true, "ignores TERM": true}, map[string]string{
 			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}},
 		// SIGTERM alone: the descendant that ignores it holds on.
 		{"term group", termGroup, map[string]bool{"job control": false}, nil},
