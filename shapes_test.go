@@ -66,28 +66,35 @@ func TestTreeShapes(t *testing.T) {
 		pass map[string]bool
 		// fix is a text the failure's fix line holds, per shape.
 		fix map[string]string
+		// raced lists the shapes where the verdict depends on os/exec's
+		// timing, not the runner's design: either is right.
+		raced map[string]bool
 	}{
-		{"default cancel", defaultCancel, nil, nil},
-		{"kill only", killOnly, nil, nil},
-		{"wait delay only", waitDelayOnly, nil, nil},
+		{"default cancel", defaultCancel, nil, nil, nil},
+		{"kill only", killOnly, nil, nil, nil},
+		{"wait delay only", waitDelayOnly, nil, nil, nil},
 		// The group kill stops the TERM-ignoring descendant (SIGKILL to
 		// the group); it misses a job-control group and a daemon's
 		// session, and names containment as the fix. On the launcher it
-		// never runs: os/exec reaps the exited leader and never calls
-		// Cancel, so run returns only at WaitDelay (2 s, past the bound),
-		// and the fix names cancelpolicy.Run.
+		// mostly never runs: os/exec reaps the exited leader and then
+		// stops watching the context, so run returns only at WaitDelay
+		// (2 s, past the bound), and the fix names cancelpolicy.Run. But
+		// between the reap and that stop os/exec still calls Cancel, and
+		// a cancel that lands there kills the group: a pass, and a true
+		// one (the tree was stopped). CI saw it once.
 		{"group kill", fixed, map[string]bool{"ignores TERM": true}, map[string]string{
 			"launcher":    "fix: the command's direct child had exited when the cancel came",
-			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}},
+			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"},
+			map[string]bool{"launcher": true}},
 		// cancelpolicy.Run watches the context after the leader exited:
 		// it stops the launcher too, and with a graceful stop the
 		// descendant that ignores SIGTERM dies of the SIGKILL after it.
 		{"cancelpolicy run", policyRun, map[string]bool{"launcher": true, "ignores TERM": true}, map[string]string{
-			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}},
+			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}, nil},
 		{"cancelpolicy run graceful", gracefulShortRun, map[string]bool{"launcher": true, "ignores TERM": true}, map[string]string{
-			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}},
+			"job control": "contain the command in a cgroup", "double fork": "contain the command in a cgroup"}, nil},
 		// SIGTERM alone: the descendant that ignores it holds on.
-		{"term group", termGroup, map[string]bool{"job control": false}, nil},
+		{"term group", termGroup, map[string]bool{"job control": false}, nil, nil},
 	}
 	for _, sh := range shapes {
 		for _, ts := range treeShapes {
@@ -103,7 +110,7 @@ func TestTreeShapes(t *testing.T) {
 						d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{ts.opt}, sh.opts...)...)
 						res = exectest.AssertCancel(tb, d, r.run(d.Argv()))
 					})
-					if r.pass[ts.name] {
+					if r.pass[ts.name] || r.raced[ts.name] && f.verdict() == "pass" {
 						f.wantVerdict(t, "pass")
 						if !res.Proved {
 							t.Errorf("result: got %+v, want the descendant proved", res)
