@@ -13,7 +13,7 @@ import (
 const (
 	fixOwnGroup  = "fix: start the command in a process group of its own and kill that group on cancel: cancelpolicy.Apply(cmd) (Setpgid, a Cancel that sends SIGKILL to the group, WaitDelay)"
 	fixKillGroup = "fix: kill the group on cancel, not only the child: cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) } (cancelpolicy.Apply does it)"
-	fixLauncher  = "fix: the command's direct child had exited when the cancel came, and os/exec calls Cancel only while it runs: run it with cancelpolicy.Run(ctx, cmd) (or cancelpolicy.Start), which also kills the group after the child exited"
+	fixLauncher  = "fix: the command's direct child had exited when the cancel came, and os/exec calls Cancel only while it runs: run it with cancelpolicy.Run(ctx, cmd) (or cancelpolicy.Start), which gives it a group of its own and kills that group also after the child exited"
 	fixContain   = "fix: a descendant left the command's process group (setsid, a daemon, job control), so no group kill reaches it: contain the command in a cgroup and kill it (cgroup.kill), or in a PID namespace that dies with the runner (bwrap --unshare-pid --die-with-parent)"
 	fixWaitFirst = "fix: run returned while the command's tree still ran and killed it only later: stop the tree before returning (cancel, then cmd.Wait, with a Cancel that kills the group)"
 	fixEarly     = "fix: run returned before the cancel with the command still running: wait for the command (cmd.Wait) and stop its whole tree on cancel"
@@ -35,8 +35,8 @@ func fixFor(ps []described, s snapshot) string {
 		}
 	}
 	for _, p := range ps {
-		if p.role == role.OrphanedDescendant && p.PGID == child.PGID && child.PGID == child.PID {
-			return fixLauncher // a group of its own, which nothing killed
+		if p.role == role.OrphanedDescendant && p.PGID == child.PGID {
+			return fixLauncher // still in the exited child's group, which nothing killed
 		}
 	}
 	for _, p := range ps {
