@@ -56,17 +56,7 @@ func TestStartWithoutCommandContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := awaitDescendant(t, pidFile)
-	cancel()
-	begin := time.Now()
-	err = s.Wait()
-	if elapsed := time.Since(begin); elapsed > bound {
-		t.Errorf("exec.Command, waiting shape: Wait returned %v after the cancel, want within %v (WaitDelay %v)", elapsed, bound, waitDelay)
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Errorf("exec.Command, waiting shape: Wait: got %v, want death by SIGKILL", err)
-	}
-	awaitDead(t, d, "exec.Command, waiting shape")
+	stopAndCheck(t, "exec.Command, waiting shape", cancel, s.Wait, d, 0)
 }
 
 // The direct child has exited and been reaped when the cancel comes:
@@ -116,17 +106,7 @@ func TestApplyStopsWaitingShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := awaitDescendant(t, pidFile)
-	cancel()
-	begin := time.Now()
-	err := cmd.Wait()
-	if elapsed := time.Since(begin); elapsed > bound {
-		t.Errorf("Apply, waiting shape: Wait returned %v after the cancel, want within %v", elapsed, bound)
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Errorf("Apply, waiting shape: Wait: got %v, want death by SIGKILL", err)
-	}
-	awaitDead(t, d, "Apply, waiting shape")
+	stopAndCheck(t, "Apply, waiting shape", cancel, cmd.Wait, d, 0)
 	if err := cmd.Cancel(); !errors.Is(err, nil) {
 		t.Errorf("Cancel again: got %v, want the first Cancel's nil", err)
 	}
@@ -149,18 +129,7 @@ func TestGracefulKillsTermIgnorer(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := awaitDescendant(t, pidFile)
-	cancel()
-	begin := time.Now()
-	err = cmd.Wait()
-	elapsed := time.Since(begin)
-	if elapsed < grace || elapsed > bound {
-		t.Errorf("graceful, TERM ignored: Wait returned %v after the cancel, want between the grace %v and %v", elapsed, grace, bound)
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Errorf("graceful, TERM ignored: Wait: got %v, want death by SIGKILL", err)
-	}
-	awaitDead(t, d, "graceful, TERM ignored")
+	stopAndCheck(t, "graceful, TERM ignored", cancel, cmd.Wait, d, grace)
 }
 
 // A tree that obeys SIGTERM ends by it, long before the grace is over.
@@ -185,4 +154,22 @@ func TestGracefulSendsSignalFirst(t *testing.T) {
 		t.Errorf("graceful, TERM obeyed: Wait: got %v, want death by SIGTERM", err)
 	}
 	awaitDead(t, d, "graceful, TERM obeyed")
+}
+
+// stopAndCheck cancels, and fails t unless wait returns between atLeast
+// and bound after it, with the direct child killed by SIGKILL, and the
+// descendant d dies.
+func stopAndCheck(t *testing.T, what string, cancel func(), wait func() error, d descendant, atLeast time.Duration) {
+	t.Helper()
+	cancel()
+	begin := time.Now()
+	err := wait()
+	if elapsed := time.Since(begin); elapsed < atLeast || elapsed > bound {
+		t.Errorf("%s: Wait returned %v after the cancel, want between %v and %v (WaitDelay %v)", what, elapsed, atLeast, bound, waitDelay)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("%s: Wait: got %v, want death by SIGKILL", what, err)
+	}
+	awaitDead(t, d, what)
 }
