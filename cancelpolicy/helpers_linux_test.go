@@ -59,11 +59,14 @@ func awaitDescendant(t *testing.T, pidFile string) descendant {
 		t.Fatalf("pidfd_open of the descendant %d: %v", d.pid, err)
 	}
 	d.fd = fd
-	// Opened first, checked after: the pidfd then names the sleep.
-	if cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/cmdline"); !bytes.Contains(cmdline, []byte("sleep")) {
-		unix.Close(fd)
-		t.Fatalf("descendant %d: got command line %q, want the script's sleep", d.pid, cmdline)
-	}
+	// Opened first, checked after: the pidfd then names the sleep. The
+	// pid is written right after the fork, so the exec may still be on its
+	// way (before it the command line is the shell's, during it empty).
+	var cmdline []byte
+	poll(t, "the descendant's exec of /bin/sleep", func() bool {
+		cmdline, _ = os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/cmdline")
+		return bytes.HasPrefix(cmdline, []byte("/bin/sleep\x00"))
+	})
 	t.Cleanup(func() {
 		unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
 		unix.Close(fd)
