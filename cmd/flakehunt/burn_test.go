@@ -17,6 +17,7 @@ type procStat struct {
 	state      byte
 	ppid, pgid int
 	cpuTicks   int
+	start      int // clock ticks after boot: with the pid, who it is
 }
 
 // readStat parses /proc/PID/stat; ok is false when the process is gone
@@ -31,8 +32,8 @@ func readStat(pid int) (procStat, bool) {
 	f := strings.Fields(string(b[i+1:]))
 	num := func(j int) int { n, _ := strconv.Atoi(f[j]); return n }
 	// Fields after the name, from 0: state, ppid, pgrp, ..., utime at 11,
-	// stime at 12.
-	return procStat{state: f[0][0], ppid: num(1), pgid: num(2), cpuTicks: num(11) + num(12)}, true
+	// stime at 12, starttime at 19.
+	return procStat{state: f[0][0], ppid: num(1), pgid: num(2), cpuTicks: num(11) + num(12), start: num(19)}, true
 }
 
 // burnerCmdline is the cmdline of a burner just started. It reads empty
