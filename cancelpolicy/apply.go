@@ -20,7 +20,7 @@ import (
 // input (a nil cmd, an invalid option) Apply changes nothing and returns an
 // error.
 func Apply(cmd *exec.Cmd, opts ...Option) error {
-	g, err := prepare(cmd, opts)
+	g, err := prepare(cmd, opts, false)
 	if err != nil {
 		return err
 	}
@@ -46,14 +46,21 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 	if ctx == nil {
 		return nil, errors.New("cancelpolicy.Start: ctx: got nil, want a context")
 	}
-	g, err := prepare(cmd, opts)
+	g, err := prepare(cmd, opts, true)
 	if err != nil {
 		return nil, err
 	}
 	if cmd.Cancel != nil { // from exec.CommandContext: kill the group, not the child
 		cmd.Cancel = g.cancel
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if g.cg != nil {
+		g.cg.started()
+	}
+	if err != nil {
+		if g.cg != nil {
+			err = errors.Join(err, g.cg.remove())
+		}
 		return nil, err
 	}
 	// os/exec's watch may already be in Cancel, on a done context.
@@ -65,14 +72,17 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 
 // Wait waits for the command as [exec.Cmd.Wait] does and stops watching
 // the context. If the context's watch killed the group after the direct
-// child had exited successfully, Wait returns the context's error.
+// child had exited successfully, Wait returns the context's error. With
+// [Contain], Wait then kills what is left in the command's cgroup and
+// removes it; an error doing so is joined to the command's.
 func (s *Started) Wait() error {
 	err := s.cmd.Wait()
 	s.unwatch()
-	if s.g.finish() && (err == nil || errors.Is(err, exec.ErrWaitDelay)) {
+	interrupted, cgErr := s.g.finish()
+	if interrupted && (err == nil || errors.Is(err, exec.ErrWaitDelay)) {
 		err = s.ctx.Err()
 	}
-	return err
+	return errors.Join(err, cgErr)
 }
 
 // Run is [Start] followed by [Started.Wait].
@@ -84,9 +94,9 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts ...Option) error {
 	return s.Wait()
 }
 
-// prepare checks cmd and opts and, only if all is well, sets cmd's group
-// and WaitDelay.
-func prepare(cmd *exec.Cmd, opts []Option) (*group, error) {
+// prepare checks cmd and opts and, only if all is well, sets cmd's group,
+// WaitDelay and, with Contain (only where Wait is Started.Wait), cgroup.
+func prepare(cmd *exec.Cmd, opts []Option, started bool) (*group, error) {
 	if cmd == nil {
 		return nil, errors.New("cancelpolicy: cmd: got nil, want an *exec.Cmd")
 	}
@@ -110,10 +120,22 @@ func prepare(cmd *exec.Cmd, opts []Option) (*group, error) {
 	} else if cfg.grace > 0 && waitDelay <= cfg.grace {
 		cfg.errs = append(cfg.errs, fmt.Errorf("cancelpolicy: WaitDelay %v must exceed the grace %v of Graceful: Wait would close the pipes before the SIGKILL", waitDelay, cfg.grace))
 	}
+	if cfg.contain && !started {
+		cfg.errs = append(cfg.errs, errors.New("cancelpolicy.Contain: Apply cannot contain, since it has no Wait of its own in which to remove the cgroup: use Start or Run"))
+	}
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
+	var cg *cgroup
+	if cfg.contain {
+		var err error
+		if cg, err = newCgroup(cmd); err != nil {
+			return nil, err
+		}
+	}
 	setGroup(cmd)
 	cmd.WaitDelay = waitDelay
-	return newGroup(cmd, cfg), nil
+	g := newGroup(cmd, cfg)
+	g.cg = cg
+	return g, nil
 }

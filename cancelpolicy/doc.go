@@ -52,7 +52,8 @@
 // A descendant that leaves the group (setsid, setpgid: daemons, job
 // control with set -m) is not signalled; WaitDelay bounds the Wait, and the
 // descendant keeps running. Only a cgroup or a PID namespace contains
-// those.
+// those: on Linux, [Contain] starts the command in a cgroup of its own
+// and kills all of it on cancel (root or a delegated cgroup needed).
 //
 // # Windows
 //

@@ -1,6 +1,7 @@
 package cancelpolicy
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"sync"
@@ -16,6 +17,7 @@ type group struct {
 	sig   syscall.Signal // the graceful signal; 0: SIGKILL at once
 	grace time.Duration
 
+	cg          *cgroup // with Contain: the command's cgroup, else nil
 	mu          sync.Mutex
 	pidfd       int  // Linux: the direct child's pidfd, or -1
 	keep        bool // Start pinned the child: keep the pin until finish
@@ -24,6 +26,7 @@ type group struct {
 	interrupted bool  // the watch signalled a live group
 	done        bool  // Wait returned
 	timer       *time.Timer
+	graceEnd    time.Time // when timer fires
 }
 
 func newGroup(cmd *exec.Cmd, cfg config) *group {
@@ -58,10 +61,17 @@ func (g *group) stop(watch bool) error {
 		first = g.sig
 	}
 	g.result = g.signal(first)
+	contained := false
+	if g.cg != nil && (g.sig == 0 || errors.Is(g.result, os.ErrProcessDone)) {
+		// No graceful stop to wait for: none was asked, or no member is
+		// left in the group to get it.
+		g.result, contained = g.killCgroup(g.result)
+	}
 	g.interrupted = watch && g.result == nil
-	if g.result == nil && g.sig != 0 {
+	if g.result == nil && g.sig != 0 && !contained {
 		// The pin, if any, stays until the SIGKILL.
 		g.timer = time.AfterFunc(g.grace, g.kill)
+		g.graceEnd = time.Now().Add(g.grace)
 		return nil
 	}
 	if !g.keep {
@@ -77,21 +87,64 @@ func (g *group) kill() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	_ = g.signal(syscall.SIGKILL) // a group gone (ESRCH) is the goal
+	if g.cg != nil {
+		_ = g.cg.kill() // a cgroup already removed by Wait is the goal too
+	}
 	g.timer = nil
 	if !g.keep || g.done {
 		g.unpin()
 	}
 }
 
+// killCgroup kills the command's cgroup after the group was signalled
+// (groupErr): if it held a live process, the command was stopped
+// whatever the group signal found, and contained says so.
+func (g *group) killCgroup(groupErr error) (err error, contained bool) {
+	if !g.cg.populated() {
+		return groupErr, false
+	}
+	if err := g.cg.kill(); err != nil {
+		return errors.Join(groupErr, err), false
+	}
+	return nil, true
+}
+
 // finish records that Wait returned, releases the pin unless the graceful
 // SIGKILL still needs it, and reports whether the watch interrupted the
-// command.
-func (g *group) finish() bool {
+// command. With Contain it then removes the cgroup, after what is left in
+// it had the rest of a graceful stop's grace to exit.
+func (g *group) finish() (interrupted bool, err error) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.done = true
 	if g.timer == nil {
 		g.unpin()
 	}
-	return g.interrupted
+	interrupted, cg := g.interrupted, g.cg
+	graceLeft := time.Duration(0)
+	if g.timer != nil {
+		graceLeft = time.Until(g.graceEnd)
+	}
+	g.mu.Unlock()
+	if cg == nil {
+		return interrupted, nil
+	}
+	if graceLeft > 0 {
+		pollUntil(graceLeft, func() bool { return !cg.populated() })
+	}
+	return interrupted, cg.remove()
+}
+
+// pollUntil looks at done with a short capped backoff until it holds or
+// limit has passed.
+func pollUntil(limit time.Duration, done func() bool) bool {
+	end := time.Now().Add(limit)
+	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 20*time.Millisecond) {
+		if done() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(wait)
+	}
 }

@@ -17,6 +17,7 @@ type config struct {
 	waitDelay time.Duration // set by WaitDelay; 0: not given
 	sig       os.Signal     // set by Graceful; nil: SIGKILL at once
 	grace     time.Duration
+	contain   bool // set by Contain
 	errs      []error
 }
 
@@ -57,4 +58,28 @@ func Graceful(sig os.Signal, grace time.Duration) Option {
 		}
 		c.sig, c.grace = sig, grace
 	})
+}
+
+// Contain makes [Start] and [Run] start the command in a cgroup v2 of its
+// own, made under the caller's cgroup, so that a cancel stops every
+// process of the tree: also those that left the process group (setsid,
+// double-fork daemons, job control with set -m), which no group signal
+// reaches. The cgroup lives as long as the command: when [Started.Wait]
+// returns, whatever is left in it has been killed and the cgroup removed,
+// whether the context was cancelled or not.
+//
+// The child starts inside the cgroup (clone3 with CLONE_INTO_CGROUP,
+// Linux 5.7), so no descendant can fork before it is contained, and the
+// cgroup is killed through cgroup.kill (Linux 5.14). Making the cgroup
+// needs write access to the caller's own cgroup: root, or a cgroup
+// delegated to the caller (systemd's Delegate=yes). Where that is missing,
+// or off Linux, Start returns an error that says so and starts nothing.
+// [Apply] cannot contain (it has no Wait of its own in which to remove the
+// cgroup): with Contain it returns an error.
+//
+// With [Graceful], the first signal reaches the process group, as without
+// Contain; the SIGKILL after the grace reaches the whole cgroup, and Wait
+// gives the members that left the group up to the grace to exit.
+func Contain() Option {
+	return option(func(c *config) { c.contain = true })
 }

@@ -24,7 +24,7 @@ import (
 func TestGroupSignalAfterGroupEmpty(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command("/bin/true")
-	g, err := prepare(cmd, nil)
+	g, err := prepare(cmd, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestGroupSignalSparesOtherGroups(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "job.pid")
 	cmd := exec.Command("/bin/sh", "-c", `setsid /bin/sleep 20 & echo $! >"$1"; exit 0`, "sh", pidFile)
-	g, err := prepare(cmd, nil)
+	g, err := prepare(cmd, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestGroupSignalSparesOtherGroups(t *testing.T) {
 func TestCancelAfterWait(t *testing.T) {
 	t.Parallel()
 	cmd := exec.CommandContext(context.Background(), "/bin/true")
-	g, err := prepare(cmd, nil)
+	g, err := prepare(cmd, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestSafeGroup(t *testing.T) {
 func TestByNumberAfterWait(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command("/bin/true")
-	g, err := prepare(cmd, nil)
+	g, err := prepare(cmd, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
