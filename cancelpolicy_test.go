@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -34,6 +35,36 @@ func gracefulShortRun(argv []string) func(context.Context) error {
 	}
 }
 
+// containedRun is policyRun in a cgroup of the command's own.
+func containedRun(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		return cancelpolicy.Run(ctx, command(ctx, argv), cancelpolicy.Contain())
+	}
+}
+
+// containErr is what cancelpolicy.Contain says here, once: nil where this
+// process may make a cgroup of its own (root, or a delegated cgroup).
+var containErr = sync.OnceValue(func() error {
+	return cancelpolicy.Run(context.Background(), exec.Command("/bin/true"), cancelpolicy.Contain())
+})
+
+// canContain reports whether the contained runner can run here. Where it
+// cannot (an unprivileged user outside a delegated cgroup, as CI runs the
+// suite once), the test checks that Contain's error names the fix, and
+// that is all it can check: the verdicts need the cgroup.
+func canContain(t *testing.T) bool {
+	t.Helper()
+	err := containErr()
+	if err == nil {
+		return true
+	}
+	if os.Geteuid() == 0 || !strings.Contains(err.Error(), "delegated cgroup") {
+		t.Fatalf("cancelpolicy.Contain: got %v, want it to work as root, or an error naming a delegated cgroup", err)
+	}
+	t.Logf("cancelpolicy.Contain cannot make a cgroup for this user, and says so: %v", err)
+	return false
+}
+
 // The cancelpolicy package against the fixture: it stops the waiting
 // shape, shell and hermetic, through each entry point, and like every
 // group kill it misses a descendant that escaped into its own session.
@@ -49,9 +80,14 @@ func TestCancelPolicyVerdicts(t *testing.T) {
 			{"apply", policy, nil, "pass", nil},
 			{"run", policyRun, nil, "pass", nil},
 			{"run graceful", gracefulRun, nil, "pass", nil},
-			{"run, escaping", policyRun, []exectest.DescendantOption{exectest.Escaping()}, "fail", []string{"(descendant, escaped into its own session)", sh.sleepText}},
+			{"run, escaping", policyRun, []exectest.DescendantOption{exectest.Escaping()}, "fail", []string{"(descendant, escaped into its own session)", sh.sleepText, "cancelpolicy.Contain()"}},
+			{"run contained", containedRun, nil, "pass", nil},
+			{"run contained, escaping", containedRun, []exectest.DescendantOption{exectest.Escaping()}, "pass", nil},
 		} {
 			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
+				if strings.HasPrefix(c.name, "run contained") && !canContain(t) {
+					return
+				}
 				t.Parallel()
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb, append(c.opts, sh.opts...)...)
