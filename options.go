@@ -173,10 +173,20 @@ func (c *descendantConfig) checkShapes() {
 
 // Launcher makes the direct child start the descendant in the background
 // and exit at once, as npm and mise shims, wrappers and sh -c 'work &'
-// do. The descendant proves it runs only once the child is gone. os/exec
-// reaps the child and never calls Cancel (the process already exited), so
-// a Cancel that kills the group, [ApplyCancelPolicy]'s included, never
-// runs: run returns only when WaitDelay closes the pipe, or never.
+// do. os/exec reaps the child and then never calls Cancel (the process
+// already exited), so a Cancel that kills the group, [ApplyCancelPolicy]'s
+// included, never runs: run returns only when WaitDelay closes the pipe,
+// or never. [cancelpolicy.Run] stops this shape.
+//
+// The descendant proves it runs only once the child has exited and been
+// reaped: before the reap os/exec may still call Cancel, which would make
+// a pass of a runner that stops this shape only by chance. A runner that
+// never calls cmd.Wait never reaps the child, so the descendant never
+// proves it runs: after [ProofTimeout] the check cancels anyway, and
+// fails on what run left behind (os/exec's goroutines, the pipe, the
+// fixture's processes), or else skips as vacuous.
+//
+// [cancelpolicy.Run]: https://pkg.go.dev/github.com/exectest/exectest/cancelpolicy#Run
 func Launcher() DescendantOption {
 	return descendantOption(func(c *descendantConfig) { c.shape.launch = true })
 }
