@@ -34,6 +34,33 @@ func BenchmarkCancelPolicy(b *testing.B) {
 	b.ReportMetric(float64(policy)/float64(manual), "ratio")
 }
 
+// BenchmarkContain is BenchmarkCancelPolicy with Contain against the
+// same hand-written group kill: the price of a cgroup made, killed and
+// removed per command. Skipped where this user may not make a cgroup.
+func BenchmarkContain(b *testing.B) {
+	if err := cancelpolicy.Run(context.Background(), exec.Command("/bin/true"), cancelpolicy.Contain()); err != nil {
+		b.Skipf("cancelpolicy.Contain cannot run here: %v", err)
+	}
+	var contained, manual time.Duration
+	i := 0
+	for b.Loop() {
+		contained += cancelOnce(b, startContained)
+		manual += cancelOnce(b, startManual)
+		i++
+	}
+	b.ReportMetric(float64(contained.Nanoseconds())/float64(i), "contained-ns/op")
+	b.ReportMetric(float64(manual.Nanoseconds())/float64(i), "manual-ns/op")
+	b.ReportMetric(float64(contained)/float64(manual), "ratio")
+}
+
+func startContained(ctx context.Context, cmd *exec.Cmd) (func() error, error) {
+	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.Contain())
+	if err != nil {
+		return nil, err
+	}
+	return s.Wait, nil
+}
+
 func startPolicy(ctx context.Context, cmd *exec.Cmd) (func() error, error) {
 	s, err := cancelpolicy.Start(ctx, cmd)
 	if err != nil {
