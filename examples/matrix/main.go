@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -75,9 +76,14 @@ func measureCells(bound, lifetime time.Duration, runs, parallel int, progress fu
 		e env
 	}
 	var cells []cell
-	why := map[string]string{}
+	envWhy, variantWhy := map[string]string{}, map[string]string{} // "" where it runs
+	for _, v := range runners.All {
+		if v.Unavailable != nil {
+			variantWhy[v.Name] = v.Unavailable()
+		}
+	}
 	for _, e := range envs() {
-		why[e.name] = e.unavailable()
+		envWhy[e.name] = e.unavailable()
 		for _, v := range runners.All {
 			cells = append(cells, cell{v, e})
 		}
@@ -92,7 +98,8 @@ func measureCells(bound, lifetime time.Duration, runs, parallel int, progress fu
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			r := row{Variant: c.v.Name, Env: c.e.name}
-			if w := why[c.e.name]; w != "" {
+			// The env's reason first: it holds for the whole row.
+			if w := cmp.Or(envWhy[c.e.name], variantWhy[c.v.Name]); w != "" {
 				r.Verdict, r.Why = "UNAVAILABLE", w
 			} else {
 				var samples []sample
@@ -182,7 +189,7 @@ func why(rec *recorder.T, res exectest.Result, bound time.Duration) string {
 		return firstLine(strings.Join(rec.Errors(), ""))
 	}
 	if len(parts) == 0 {
-		return "returned at once, nothing left running"
+		return "returned in time, nothing left running"
 	}
 	return strings.Join(parts, "; ")
 }
