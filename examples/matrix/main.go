@@ -4,7 +4,9 @@
 // return, the processes that survived, the goroutines leaked, a verdict
 // and why. Each cell is one exectest.AssertCancel.
 //
-//	go run ./examples/matrix [-format text|markdown|json] [-runs N] [-bound D] [-lifetime D]
+// -format shapes is the tree shapes against the fixes, in markdown.
+//
+//	go run ./examples/matrix [-format text|markdown|json|shapes] [-runs N] [-bound D] [-lifetime D]
 package main
 
 import (
@@ -29,7 +31,7 @@ import (
 
 func main() {
 	fixtures.Dispatch() // this binary is also the hermetic fixture
-	format := flag.String("format", "text", "output: text, markdown or json")
+	format := flag.String("format", "text", "output: text, markdown, json, or shapes (the tree shapes x the fixes, markdown)")
 	runs := flag.Int("runs", 1, "runs per cell: the elapsed time is their median, with min-max")
 	bound := flag.Duration("bound", time.Second, "how soon after cancel a variant must return")
 	lifetime := flag.Duration("lifetime", 20*time.Second, "how long the descendant lives unless killed")
@@ -38,10 +40,11 @@ func main() {
 		"text":     func(f *os.File, m machine, r []row) error { return writeText(f, m, r) },
 		"markdown": func(f *os.File, m machine, r []row) error { return writeMarkdown(f, m, r) },
 		"json":     func(f *os.File, m machine, r []row) error { return writeJSON(f, m, r) },
+		"shapes":   func(f *os.File, m machine, r []row) error { return writeShapes(f, m, r) },
 	}[*format]
 	switch {
 	case !ok:
-		fail("-format: got %q, want text, markdown or json", *format)
+		fail("-format: got %q, want text, markdown, json or shapes", *format)
 	case *runs < 1:
 		fail("-runs: got %d, want at least 1", *runs)
 	case *bound <= 0:

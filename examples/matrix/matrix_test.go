@@ -129,6 +129,21 @@ func TestMatrixAgreesWithTheFacts(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &parsed); err != nil || len(parsed.Rows) != len(rows) || parsed.Machine.CPUs == 0 {
 		t.Errorf("-format json: got %d rows, machine %+v, err %v, want %d rows and the machine", len(parsed.Rows), parsed.Machine, err, len(rows))
 	}
+	b.Reset()
+	if err := writeShapes(&b, describeMachine(bound, 1), rows); err != nil {
+		t.Fatal(err)
+	}
+	// The machine line, a blank line, the header, its rule and one line
+	// per shape; then the reasons of unavailable cells, if any.
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) < 4+len(shapeRows) || !strings.Contains(lines[2], fixColumns[len(fixColumns)-1].label) {
+		t.Fatalf("-format shapes: got\n%s\nwant a row per shape and a column per fix", b.String())
+	}
+	for i, s := range shapeRows {
+		if got := strings.Count(lines[4+i], "|"); !strings.HasPrefix(lines[4+i], "| "+s.label+" |") || got != 2+len(fixColumns) {
+			t.Errorf("-format shapes: row %d: got %q, want %s and %d cells", i, lines[4+i], s.label, len(fixColumns))
+		}
+	}
 }
 
 func TestUnavailableSaysWhy(t *testing.T) {
