@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os/exec"
+
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwrap"
 )
@@ -15,17 +17,37 @@ type env struct {
 	unavailable func() string
 }
 
+// envs are the tree shapes first ("direct" is the default one: the child
+// waits for its descendant), then the sandboxes and the hermetic fixture,
+// all with the default shape.
 func envs() []env {
+	shape := func(o exectest.DescendantOption) []exectest.DescendantOption { return []exectest.DescendantOption{o} }
 	return []env{
 		{name: "direct", unavailable: always},
+		{name: "launcher (child exits at once)", opts: shape(exectest.Launcher()), unavailable: always},
+		{name: "job-control (set -m) descendant", opts: shape(exectest.JobControl()), unavailable: needs("bash")},
+		{name: "TERM-ignoring descendant", opts: shape(exectest.IgnoresTerm()), unavailable: always},
+		{name: "escaping (setsid) descendant", opts: shape(exectest.Escaping()), unavailable: needs("setsid")},
+		{name: "double-fork daemon", opts: shape(exectest.DoubleFork()), unavailable: needs("setsid")},
 		{name: "bwrap, shared PID namespace", wrap: bwrap.Args(), unavailable: bwrapUnavailable},
 		{name: "bwrap --unshare-pid --die-with-parent", wrap: bwrap.Args(bwrap.UnsharePID()), unavailable: bwrapUnavailable},
-		{name: "escaping (setsid) descendant", opts: []exectest.DescendantOption{exectest.Escaping()}, unavailable: always},
-		{name: "hermetic fixture", opts: []exectest.DescendantOption{exectest.Hermetic()}, unavailable: always},
+		{name: "hermetic fixture", opts: shape(exectest.Hermetic()), unavailable: always},
 	}
 }
 
 func always() string { return "" }
+
+// needs says that the shell fixture's shape cannot be made here without
+// a program, or "": without it the fixture would skip each cell of the
+// row, and the row would say less than this.
+func needs(program string) func() string {
+	return func() string {
+		if _, err := exec.LookPath(program); err != nil {
+			return "the shape needs " + program + "(1): " + err.Error()
+		}
+		return ""
+	}
+}
 
 // bwrapUnavailable says why bubblewrap makes no sandbox here, or "".
 func bwrapUnavailable() string {

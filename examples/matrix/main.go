@@ -4,10 +4,13 @@
 // return, the processes that survived, the goroutines leaked, a verdict
 // and why. Each cell is one exectest.AssertCancel.
 //
-//	go run ./examples/matrix [-format text|markdown|json] [-runs N] [-bound D] [-lifetime D]
+// -format shapes is the tree shapes against the fixes, in markdown.
+//
+//	go run ./examples/matrix [-format text|markdown|json|shapes] [-runs N] [-bound D] [-lifetime D]
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -28,7 +31,7 @@ import (
 
 func main() {
 	fixtures.Dispatch() // this binary is also the hermetic fixture
-	format := flag.String("format", "text", "output: text, markdown or json")
+	format := flag.String("format", "text", "output: text, markdown, json, or shapes (the tree shapes x the fixes, markdown)")
 	runs := flag.Int("runs", 1, "runs per cell: the elapsed time is their median, with min-max")
 	bound := flag.Duration("bound", time.Second, "how soon after cancel a variant must return")
 	lifetime := flag.Duration("lifetime", 20*time.Second, "how long the descendant lives unless killed")
@@ -37,10 +40,11 @@ func main() {
 		"text":     func(f *os.File, m machine, r []row) error { return writeText(f, m, r) },
 		"markdown": func(f *os.File, m machine, r []row) error { return writeMarkdown(f, m, r) },
 		"json":     func(f *os.File, m machine, r []row) error { return writeJSON(f, m, r) },
+		"shapes":   func(f *os.File, m machine, r []row) error { return writeShapes(f, m, r) },
 	}[*format]
 	switch {
 	case !ok:
-		fail("-format: got %q, want text, markdown or json", *format)
+		fail("-format: got %q, want text, markdown, json or shapes", *format)
 	case *runs < 1:
 		fail("-runs: got %d, want at least 1", *runs)
 	case *bound <= 0:
@@ -75,9 +79,14 @@ func measureCells(bound, lifetime time.Duration, runs, parallel int, progress fu
 		e env
 	}
 	var cells []cell
-	why := map[string]string{}
+	envWhy, variantWhy := map[string]string{}, map[string]string{} // "" where it runs
+	for _, v := range runners.All {
+		if v.Unavailable != nil {
+			variantWhy[v.Name] = v.Unavailable()
+		}
+	}
 	for _, e := range envs() {
-		why[e.name] = e.unavailable()
+		envWhy[e.name] = e.unavailable()
 		for _, v := range runners.All {
 			cells = append(cells, cell{v, e})
 		}
@@ -92,7 +101,8 @@ func measureCells(bound, lifetime time.Duration, runs, parallel int, progress fu
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			r := row{Variant: c.v.Name, Env: c.e.name}
-			if w := why[c.e.name]; w != "" {
+			// The env's reason first: it holds for the whole row.
+			if w := cmp.Or(envWhy[c.e.name], variantWhy[c.v.Name]); w != "" {
 				r.Verdict, r.Why = "UNAVAILABLE", w
 			} else {
 				var samples []sample
@@ -182,7 +192,7 @@ func why(rec *recorder.T, res exectest.Result, bound time.Duration) string {
 		return firstLine(strings.Join(rec.Errors(), ""))
 	}
 	if len(parts) == 0 {
-		return "returned at once, nothing left running"
+		return "returned in time, nothing left running"
 	}
 	return strings.Join(parts, "; ")
 }

@@ -110,3 +110,74 @@ func writeJSON(w io.Writer, m machine, rows []row) error {
 		Rows    []row   `json:"rows"`
 	}{m, rows})
 }
+
+// shapeRows and fixColumns are the rows and columns of -format shapes:
+// the tree shapes that real programs take, against the ways to fix an
+// exec site, each with the words the table shows. A shape's words say
+// what makes it hard to stop: a cell says only what happened.
+var (
+	shapeRows = []struct{ env, label string }{
+		{"direct", "waiting: `sh -c 'work & wait'`"},
+		{"launcher (child exits at once)", "launcher: child exits at once"},
+		{"job-control (set -m) descendant", "job control: own group (`set -m`)"},
+		{"TERM-ignoring descendant", "ignores SIGTERM"},
+		{"escaping (setsid) descendant", "escaping: own session (setsid)"},
+		{"double-fork daemon", "double fork: daemon, own session"},
+	}
+	fixColumns = []struct{ variant, label string }{
+		{"default Cancel", "default Cancel"},
+		{"Setpgid + group kill + WaitDelay", "hand-written group kill"},
+		{"cancelpolicy.Apply", "cancelpolicy.Apply"},
+		{"cancelpolicy.Run", "cancelpolicy.Run"},
+		{"cancelpolicy.Run + Graceful", "Run + Graceful"},
+		{"cancelpolicy.Run + Contain", "Run + Contain"},
+	}
+)
+
+// writeShapes writes the shapes x fixes table in markdown, each cell the
+// verdict and, in a word, why; the reasons of unavailable cells follow it.
+func writeShapes(w io.Writer, m machine, rows []row) error {
+	cells := map[[2]string]row{}
+	for _, r := range rows {
+		cells[[2]string{r.Env, r.Variant}] = r
+	}
+	fmt.Fprintf(w, "%s\n\n| shape |", m)
+	for _, c := range fixColumns {
+		fmt.Fprintf(w, " %s |", c.label)
+	}
+	fmt.Fprintf(w, "\n| --- |%s\n", strings.Repeat(" --- |", len(fixColumns)))
+	var reasons []string
+	for _, s := range shapeRows {
+		fmt.Fprintf(w, "| %s |", s.label)
+		for _, c := range fixColumns {
+			r, ok := cells[[2]string{s.env, c.variant}]
+			if !ok {
+				return fmt.Errorf("-format shapes: no cell for %s in %s", c.variant, s.env)
+			}
+			fmt.Fprintf(w, " %s |", r.brief())
+			if r.Verdict == "UNAVAILABLE" && !slices.Contains(reasons, r.Why) {
+				reasons = append(reasons, r.Why)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(w, "\nUNAVAILABLE: %s\n", strings.ReplaceAll(why, "|", `\|`))
+	}
+	return nil
+}
+
+// brief is a cell of the shapes table: the verdict and what decided it.
+func (r row) brief() string {
+	switch {
+	case r.Verdict == "UNAVAILABLE" || r.Verdict == "SKIP":
+		return r.Verdict
+	case r.Hung:
+		return r.Verdict + ": hung"
+	case r.Survivors > 0:
+		return r.Verdict + ": left it running"
+	case r.Goroutines > 0 || r.Descriptors > 0:
+		return r.Verdict + ": leaked"
+	}
+	return fmt.Sprintf("%s (%.1f ms)", r.Verdict, r.ElapsedMS)
+}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,16 +19,24 @@ import (
 type Variant struct {
 	Name string
 	Run  func(ctx context.Context, argv []string) error
+	// Unavailable says why the variant cannot run here, or "": a variant
+	// that needs rights the caller may lack (a cgroup of its own) must be
+	// reported as not measured, not as a failure of the way it stops the
+	// tree. nil: it runs everywhere the fixture does.
+	Unavailable func() string
 }
 
 // All lists the variants, broken first.
 var All = []Variant{
-	{"default Cancel", DefaultCancel},
-	{"Cancel = Process.Kill", KillOnly},
-	{"WaitDelay only", WaitDelayOnly},
-	{"Setpgid + group kill + WaitDelay", GroupKill},
-	{"ApplyCancelPolicy", Policy},
-	{"abandoning select-on-ctx", Abandoning},
+	{Name: "default Cancel", Run: DefaultCancel},
+	{Name: "Cancel = Process.Kill", Run: KillOnly},
+	{Name: "WaitDelay only", Run: WaitDelayOnly},
+	{Name: "Setpgid + group kill + WaitDelay", Run: GroupKill},
+	{Name: "cancelpolicy.Apply", Run: Policy},
+	{Name: "cancelpolicy.Run", Run: PolicyRun},
+	{Name: "cancelpolicy.Run + Graceful", Run: PolicyGraceful},
+	{Name: "cancelpolicy.Run + Contain", Run: PolicyContain, Unavailable: ContainUnavailable},
+	{Name: "abandoning select-on-ctx", Run: Abandoning},
 }
 
 func command(ctx context.Context, argv []string) *exec.Cmd {
@@ -86,6 +95,34 @@ func Policy(ctx context.Context, argv []string) error {
 func PolicyRun(ctx context.Context, argv []string) error {
 	return cancelpolicy.Run(ctx, command(ctx, argv))
 }
+
+// PolicyGraceful is PolicyRun with a SIGTERM to the group first and a
+// SIGKILL 200ms later, as runners that let a program clean up do: what
+// ignores SIGTERM dies by the SIGKILL, within a check's bound.
+func PolicyGraceful(ctx context.Context, argv []string) error {
+	return cancelpolicy.Run(ctx, command(ctx, argv), cancelpolicy.Graceful(syscall.SIGTERM, 200*time.Millisecond))
+}
+
+// PolicyContain is PolicyRun in a cgroup of the command's own, killed
+// whole on cancel: it also stops the descendants that left the group
+// (job control, setsid, double-fork daemons). It needs the right to make
+// a cgroup: see ContainUnavailable.
+func PolicyContain(ctx context.Context, argv []string) error {
+	return cancelpolicy.Run(ctx, command(ctx, argv), cancelpolicy.Contain())
+}
+
+// ContainUnavailable says why cancelpolicy.Contain cannot run here (not
+// root and not in a delegated cgroup, no cgroup v2, no cgroup.kill), or
+// "". It asks cancelpolicy itself, once, by containing /bin/true: the
+// error it returns is the one code under test would get.
+var ContainUnavailable = sync.OnceValue(func() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cancelpolicy.Run(ctx, exec.CommandContext(ctx, "/bin/true"), cancelpolicy.Contain()); err != nil {
+		return err.Error()
+	}
+	return ""
+})
 
 // Abandoning gives up on the command instead of waiting for it: it
 // returns at once and passes any timing check, and leaks its Wait
