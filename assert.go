@@ -244,12 +244,13 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	c.hung = true
 	atBound := c.d.mon.snapshot()
 	c.holders = c.pipeHolders(atBound)
+	fix := fixFor(c.holders, atBound, c.d.tracker.CgroupChosen) // while they live
 	killErr := c.d.killAll()
 	killed := time.Now()
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
 	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", c.holders)
-	msg.WriteString("\n" + fixFor(c.holders, atBound))
+	msg.WriteString("\n" + fix)
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
 	}

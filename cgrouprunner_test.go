@@ -35,6 +35,9 @@ type cgroupRunner struct {
 	// cgroup, as containers do: there the command's /proc/self/cgroup
 	// says "/", whatever the cgroup.
 	namespace bool
+	// hang, without killCgroup, leaves WaitDelay unset too: a descendant
+	// holding the pipe keeps Wait waiting until exectest kills it.
+	hang bool
 
 	mu   sync.Mutex
 	runs []*cgroupRun
@@ -81,7 +84,7 @@ func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 			}
 			return cmd.Process.Kill()
 		}
-		if !r.killCgroup {
+		if !r.killCgroup && !r.hang {
 			cmd.WaitDelay = 100 * time.Millisecond
 		}
 		if err := cmd.Start(); err != nil {

@@ -22,11 +22,19 @@ const (
 	fixCloseFDs  = "fix: close the ends of the command's pipes that run opened: cmd.Wait closes those of StdoutPipe, StderrPipe and StdinPipe, so call it, and close an os.Pipe end after cmd.Start"
 )
 
+// fixKillCgroup is the fix where the command runs in a cgroup the code
+// under test chose (dir) and a process that left its group outlived the
+// cancel there: containing it again would change nothing.
+func fixKillCgroup(dir string) string {
+	return "fix: the command runs in a cgroup of its own, " + dir + ", but a descendant that left its process group outlived the cancel there: kill that cgroup on cancel (write 1 to its cgroup.kill), as cancelpolicy.Run(ctx, cmd, cancelpolicy.Contain()) does"
+}
+
 // fixFor says what to change so that a cancel stops the processes ps,
 // found alive where they should not be (holding the pipe past the bound,
 // or surviving run's return), from where they stand toward the fixture
-// child's process group and session.
-func fixFor(ps []described, s snapshot) string {
+// child's process group and session, and which cgroup they run in
+// (chosen: see [proc.Tracker.CgroupChosen]). Call it while they live.
+func fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
 	child := s.child
 	own := false // some fixture process is still in the child's group
 	for _, p := range ps {
@@ -44,6 +52,9 @@ func fixFor(ps []described, s snapshot) string {
 		case !p.role.Fixture():
 		case child.PID == 0:
 		case p.SID != child.SID || p.PGID != child.PGID:
+			if dir := chosen(p.PID); dir != "" {
+				return fixKillCgroup(dir)
+			}
 			return fixContain
 		default:
 			own = true
@@ -72,7 +83,7 @@ func (c *check) fixSurvivors(s snapshot) string {
 			return fixWaitFirst // not being killed when run returned, dead now
 		}
 	}
-	return fixFor(c.survivors, s)
+	return fixFor(c.survivors, s, c.d.tracker.CgroupChosen)
 }
 
 // fixUnproved says what to change where the descendant never proved it

@@ -2,6 +2,7 @@ package exectest_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,8 +92,14 @@ func TestRunnerCgroupStress(t *testing.T) {
 						})
 						r.cleanup(t)
 						rep := f.report()
-						if v := f.verdict(); v != c.verdict || !containsAll(rep, c.wantText) {
-							t.Errorf("run %d: got %s, want %s with %q:%s", i, v, c.verdict, c.wantText, rep)
+						want := c.wantText
+						if !c.killCgroup && esc.name == "escaping" {
+							// The command is contained already: the fix
+							// is to kill its cgroup, not to make one.
+							want = append(slices.Clip(want), "fix: the command runs in a cgroup of its own, "+r.parent+"/", "kill that cgroup on cancel")
+						}
+						if v := f.verdict(); v != c.verdict || !containsAll(rep, want) {
+							t.Errorf("run %d: got %s, want %s with %q:%s", i, v, c.verdict, want, rep)
 							continue
 						}
 						r.check(t, res)
@@ -102,6 +109,27 @@ func TestRunnerCgroupStress(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// A runner that contains the command in a cgroup but kills only the
+// direct child hangs on the escaped descendant: the fix names the
+// runner's cgroup to kill, not a cgroup to make (the hang's fix is read
+// before exectest kills the holders, while their cgroup can still be
+// read).
+func TestRunnerCgroupHangNamesItsCgroup(t *testing.T) {
+	parent := runnerCgroupParent(t)
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
+			r := &cgroupRunner{parent: parent, hang: true}
+			defer r.cleanup(t)
+			f := runFake(t, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Escaping()}, sh.opts...)...)
+				exectest.AssertCancel(tb, d, r.run(d.Argv()), exectest.Within(300*time.Millisecond))
+			})
+			f.wantVerdict(t, "fail", "run did not return within the bound", "fix: the command runs in a cgroup of its own, "+parent+"/", "kill that cgroup on cancel")
+		})
 	}
 }
 
