@@ -53,21 +53,21 @@ func BenchmarkContain(b *testing.B) {
 	b.ReportMetric(float64(contained)/float64(manual), "ratio")
 }
 
-func startContained(ctx context.Context, cmd *exec.Cmd) (func() error, error) {
-	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.Contain())
-	if err != nil {
-		return nil, err
+// startWith starts through cancelpolicy.Start with opts.
+func startWith(opts ...cancelpolicy.Option) func(context.Context, *exec.Cmd) (func() error, error) {
+	return func(ctx context.Context, cmd *exec.Cmd) (func() error, error) {
+		s, err := cancelpolicy.Start(ctx, cmd, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return s.Wait, nil
 	}
-	return s.Wait, nil
 }
 
-func startPolicy(ctx context.Context, cmd *exec.Cmd) (func() error, error) {
-	s, err := cancelpolicy.Start(ctx, cmd)
-	if err != nil {
-		return nil, err
-	}
-	return s.Wait, nil
-}
+var (
+	startPolicy    = startWith()
+	startContained = startWith(cancelpolicy.Contain())
+)
 
 func startManual(_ context.Context, cmd *exec.Cmd) (func() error, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
