@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // A Tracker follows every process of one fixture, so that none escapes
@@ -47,7 +45,7 @@ type Tracker struct {
 	// children of the test process, maybe os/exec's, so never reaped here.
 	found map[int]bool
 
-	held *unix.Stat_t // the file every fixture process holds, if any
+	held *fileID // the file every fixture process holds, if any
 }
 
 // Subreaper makes the test process a child subreaper, once, and says why
@@ -177,7 +175,7 @@ func (t *Tracker) leave(id Identity, where string) {
 	defer t.mu.Unlock()
 	t.elsewhere = append(t.elsewhere, fmt.Sprintf("pid %d runs in a cgroup the code under test chose, %s", id.PID, where))
 	// The kernel refuses a cgroup with members: then it stays, for them.
-	if t.cgroup != nil && unix.Rmdir(t.cgroup.Path) == nil {
+	if t.cgroup != nil && t.cgroup.removeEmpty() {
 		t.cgroup = nil
 	}
 }
@@ -190,8 +188,8 @@ func (t *Tracker) leave(id Identity, where string) {
 // killed with the others but never reaped here: a child of the test
 // process may be os/exec's to wait for.
 func (t *Tracker) FollowHolders(file string) error {
-	var st unix.Stat_t
-	if err := unix.Stat(file, &st); err != nil {
+	st, err := statFile(file)
+	if err != nil {
 		return fmt.Errorf("proctest: follow holders of %s: %w", file, err)
 	}
 	t.mu.Lock()
@@ -213,12 +211,12 @@ func (t *Tracker) holders() []Identity {
 	}
 	var out []Identity
 	for _, pid := range Children(os.Getpid()) {
-		if !holds(pid, held.Dev, held.Ino) {
+		if !current().holds(pid, *held) {
 			continue
 		}
 		// Identified after the look: a pid reused since is a new start
 		// time, and holds nothing of ours.
-		if id, err := Identify(pid); err == nil && holds(pid, held.Dev, held.Ino) {
+		if id, err := Identify(pid); err == nil && current().holds(pid, *held) {
 			out = append(out, id)
 		}
 	}
