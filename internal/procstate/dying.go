@@ -21,8 +21,15 @@ import (
 // kernel kills every other member after it). A process that is alive and
 // none of these is not being killed by anyone: if it dies later, something
 // killed it later.
+//
+// The portable mode sees neither pending signals nor namespaces: a process
+// is dying there once it is gone or a zombie, so one killed a moment
+// before the look counts as alive (the survivor check's grace covers it).
 func Dying(id proc.Identity) bool {
 	s, err := id.Stat()
+	if proc.Portable() {
+		return err != nil || s.Exiting()
+	}
 	if err != nil || s.Exiting() || fatalPending(id.PID) {
 		return true
 	}
@@ -137,8 +144,8 @@ const sandboxTeardown = 2 * time.Millisecond
 // a sandbox reaches its members in steps (see namespaceDying), and a look
 // between two steps sees a member nothing has signalled yet.
 func DyingSoon(id proc.Identity) bool {
-	if Dying(id) {
-		return true
+	if Dying(id) || proc.Portable() {
+		return Dying(id)
 	}
 	own, err := os.Readlink("/proc/self/ns/pid")
 	ns, err2 := os.Readlink("/proc/" + strconv.Itoa(id.PID) + "/ns/pid")
