@@ -144,8 +144,11 @@ const sandboxTeardown = 2 * time.Millisecond
 // a sandbox reaches its members in steps (see namespaceDying), and a look
 // between two steps sees a member nothing has signalled yet.
 func DyingSoon(id proc.Identity) bool {
-	if Dying(id) || proc.Portable() {
-		return Dying(id)
+	if Dying(id) {
+		return true
+	}
+	if proc.Portable() {
+		return false // no namespaces to wait for
 	}
 	own, err := os.Readlink("/proc/self/ns/pid")
 	ns, err2 := os.Readlink("/proc/" + strconv.Itoa(id.PID) + "/ns/pid")

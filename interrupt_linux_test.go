@@ -1,0 +1,105 @@
+package exectest_test
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/exectest/exectest"
+)
+
+// A test binary that gets SIGINT or SIGTERM while a fixture is in use
+// kills the fixture's processes, removes its cgroup and folder, and still
+// dies of that signal.
+func TestInterruptRemovesFixtures(t *testing.T) {
+	t.Run("this user", interruptRemovesFixtures)
+	t.Run("nobody", func(t *testing.T) {
+		runAsNobody(t, "^TestInterruptRemovesFixtures$/^this_user$")
+	})
+}
+
+func interruptRemovesFixtures(t *testing.T) {
+	cases := []struct {
+		shape string
+		sig   syscall.Signal
+	}{
+		{"shell", syscall.SIGINT},
+		{"shell", syscall.SIGTERM},
+		{"hermetic", syscall.SIGINT},
+		{"hermetic", syscall.SIGTERM},
+	}
+	for _, c := range cases {
+		t.Run(c.shape+"/"+c.sig.String(), func(t *testing.T) {
+			v := startVictim(t, t.TempDir(), c.shape, "")
+			if err := v.cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := v.wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("victim's end: got %v, want death by %v", err, c.sig)
+			}
+			if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != c.sig {
+				t.Errorf("victim's end: got %v, want death by %v; stderr:\n%s", err, c.sig, v.stderr.String())
+			}
+			if left := v.leftovers(); len(left) > 0 {
+				t.Errorf("victim's fixture after %v: got %d left, want 0 (tracked by %s):\n\t%s", c.sig, len(left), v.tracker, strings.Join(left, "\n\t"))
+			}
+		})
+	}
+}
+
+// A signal.Notify of the test binary's own for the signal gets it twice:
+// the original, and the one raised again after the cleanup, which the
+// handler then takes instead of the default action: the process lives on,
+// as it would have without exectest, its fixture gone.
+func TestInterruptWithOwnHandler(t *testing.T) {
+	v := startVictim(t, t.TempDir(), "shell", "own")
+	if err := v.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.wait(); err != nil {
+		t.Errorf("victim with a handler of its own: got %v, want it to live on and pass; stderr:\n%s", err, v.stderr.String())
+	}
+	want := "victim: own handler got 2; then the descendant alive false, the folder there false"
+	if !strings.Contains(strings.Join(v.said, "\n"), want) {
+		t.Errorf("victim with a handler of its own said:\n%s\nwant %q", strings.Join(v.said, "\n"), want)
+	}
+	if left := v.leftovers(); len(left) > 0 {
+		t.Errorf("victim's fixture: got %d left, want 0:\n\t%s", len(left), strings.Join(left, "\n\t"))
+	}
+}
+
+// A test binary that ignores SIGINT keeps ignoring it while a fixture is
+// in use: exectest does not catch what the test binary ignores.
+func TestInterruptIgnoredStaysIgnored(t *testing.T) {
+	v := startVictim(t, t.TempDir(), "shell", "ignore")
+	if err := v.wait(); err != nil {
+		t.Errorf("victim that ignores SIGINT: got %v, want it to live on and pass; stderr:\n%s", err, v.stderr.String())
+	}
+	want := "victim: with a fixture in use, SIGINT ignored true; after one, the descendant alive true"
+	if !strings.Contains(strings.Join(v.said, "\n"), want) {
+		t.Errorf("victim that ignores SIGINT said:\n%s\nwant %q", strings.Join(v.said, "\n"), want)
+	}
+}
+
+// The signals are caught from the first fixture in use to the last one's
+// cleanup, and not otherwise: a test binary without a fixture in use gets
+// them as it would without exectest.
+func TestInterruptCaughtOnlyWhileFixturesInUse(t *testing.T) {
+	if exectest.CatchingInterrupts() {
+		t.Fatalf("before any fixture: got the signals caught, want not")
+	}
+	t.Run("fixtures", func(t *testing.T) {
+		exectest.NewDescendant(t)
+		exectest.NewDescendant(t, exectest.Hermetic())
+		if !exectest.CatchingInterrupts() {
+			t.Errorf("with fixtures in use: got the signals not caught, want caught")
+		}
+	})
+	if exectest.CatchingInterrupts() {
+		t.Errorf("after the fixtures' cleanup: got the signals caught, want not")
+	}
+}

@@ -1,0 +1,115 @@
+package exectest_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+)
+
+// escapes are the descendant's two ways to live: in the command's process
+// group, and escaped from it into a session of its own.
+var escapes = []struct {
+	name string
+	opts []exectest.DescendantOption
+}{
+	{"plain", nil},
+	{"escaping", []exectest.DescendantOption{exectest.Escaping()}},
+}
+
+// A runner that puts the command in a cgroup of its own and kills that
+// cgroup on cancel (systemd, containerd and job runners do) stops the
+// whole tree, the escaped descendant too: the check passes, and exectest
+// tracks the fixture without taking it out of the runner's cgroup, which
+// would make the runner's kill miss it and the check fail as hung. Also
+// where the runner gives the command a cgroup namespace, in which its
+// cgroup reads "/" (the test's own, when the test runs in the root
+// cgroup).
+func TestAssertCancelRunnerCgroup(t *testing.T) {
+	parent := runnerCgroupParent(t)
+	nsErr := probeCgroupNamespace()
+	for _, sh := range shapes {
+		for _, esc := range escapes {
+			for _, ns := range []bool{false, true} {
+				name := sh.name + "/" + esc.name
+				if ns {
+					name += "/cgroup namespace"
+				}
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					if ns && nsErr != nil {
+						t.Skipf("a runner that gives the command a cgroup namespace needs CAP_SYS_ADMIN (uid %d here): %v", os.Geteuid(), nsErr)
+					}
+					r := &cgroupRunner{parent: parent, killCgroup: true, namespace: ns}
+					defer r.cleanup(t)
+					var res exectest.Result
+					f := runFake(t, func(tb testing.TB) {
+						d := exectest.NewDescendant(tb, append(append([]exectest.DescendantOption(nil), esc.opts...), sh.opts...)...)
+						res = exectest.AssertCancel(tb, d, r.run(d.Argv()))
+					})
+					f.wantVerdict(t, "pass")
+					r.check(t, res)
+					t.Logf("tracked by: %s", res.Tracker)
+				})
+			}
+		}
+	}
+}
+
+// TestRunnerCgroupStress: the cgroup runner passes every time, and one
+// that puts the command in a cgroup of its own but kills only the direct
+// child is caught every time: the descendant it leaves in its cgroup is
+// still tracked, and found alive after run returns.
+func TestRunnerCgroupStress(t *testing.T) {
+	parent := runnerCgroupParent(t)
+	cases := []struct {
+		name       string
+		killCgroup bool
+		runs       int
+		opts       []exectest.Option
+		verdict    string
+		wantText   []string
+	}{
+		{"cgroup killed", true, stressRuns(20, 200), nil, "pass", nil},
+		{"direct child killed", false, stressRuns(8, 100), []exectest.Option{exectest.SettleTime(100 * time.Millisecond)},
+			"fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant"}},
+	}
+	for _, sh := range shapes {
+		for _, esc := range escapes {
+			for _, c := range cases {
+				t.Run(sh.name+"/"+esc.name+"/"+c.name, func(t *testing.T) {
+					t.Parallel()
+					got := 0
+					for i := range c.runs {
+						r := &cgroupRunner{parent: parent, killCgroup: c.killCgroup}
+						var res exectest.Result
+						f := runFake(t, func(tb testing.TB) {
+							d := exectest.NewDescendant(tb, append(append([]exectest.DescendantOption(nil), esc.opts...), sh.opts...)...)
+							res = exectest.AssertCancel(tb, d, r.run(d.Argv()), c.opts...)
+						})
+						r.cleanup(t)
+						rep := f.report()
+						if v := f.verdict(); v != c.verdict || !containsAll(rep, c.wantText) {
+							t.Errorf("run %d: got %s, want %s with %q:%s", i, v, c.verdict, c.wantText, rep)
+							continue
+						}
+						r.check(t, res)
+						got++
+					}
+					t.Logf("%s: %d of %d", c.verdict, got, c.runs)
+				})
+			}
+		}
+	}
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}

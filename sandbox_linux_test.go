@@ -1,0 +1,118 @@
+package exectest_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/bwrap"
+)
+
+// needBwrap skips unless bubblewrap runs here, or fails under
+// EXECTEST_STRICT=1: CI installs it so that these cases run.
+func needBwrap(t *testing.T) {
+	t.Helper()
+	bwrap.Need(t)
+}
+
+var (
+	// sharedPID shares the host's PID namespace: the bug shows.
+	sharedPID = bwrap.Args()
+	// unsharedPID kills the sandbox's whole PID namespace with bwrap: the bug hides.
+	unsharedPID = bwrap.Args(bwrap.UnsharePID())
+	// noSleep is a root where /bin/sh runs but /bin/sleep does not exist.
+	noSleep = bwrap.Args(bwrap.Hide("/usr/bin"), bwrap.Hide("/bin"), bwrap.Bind("/usr/bin/dash", "/bin/sh"))
+	// noDev is a root with an empty /dev.
+	noDev = bwrap.Args(bwrap.NoDev())
+	// noProc is a root without /proc.
+	noProc = bwrap.Args(bwrap.NoProc())
+)
+
+func TestAssertCancelSandbox(t *testing.T) {
+	needBwrap(t)
+	// A /bin/sleep that is there but cannot run: its interpreter is missing.
+	broken := filepath.Join(t.TempDir(), "sleep")
+	if err := os.WriteFile(broken, []byte("#!/nonexistent/interpreter\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		sandbox  []string
+		run      runner
+		verdict  map[string]string // shape -> verdict
+		wantText string
+	}{
+		{"shared pid/default cancel", sharedPID, defaultCancel, both("fail"), "pipe:["},
+		{"shared pid/fixed", sharedPID, fixed, both("pass"), ""},
+		{"shared pid/policy", sharedPID, policy, both("pass"), ""},
+		{"unshared pid/default cancel", unsharedPID, defaultCancel, both("pass"), ""},
+		{"no /bin/sleep/policy", noSleep, policy, map[string]string{"shell": "skip", "hermetic": "pass"}, "/bin/sleep cannot run here"},
+		{"no /dev/policy", noDev, policy, both("skip"), "/dev/null"},
+		{"no /proc/policy", noProc, policy, both("skip"), "mount /proc where the command runs"},
+		{"broken /bin/sleep/policy", bwrap.Args(bwrap.Bind(broken, "/usr/bin/sleep")), policy,
+			map[string]string{"shell": "skip", "hermetic": "pass"}, "instead of becoming /bin/sleep"},
+	}
+	for _, sh := range shapes {
+		for _, c := range cases {
+			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
+				t.Setenv("EXECTEST_STRICT", "0")
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, sh.opts...)
+					exectest.AssertCancel(tb, d, prefixed(c.sandbox, c.run)(d.Argv()))
+				})
+				want := c.verdict[sh.name]
+				var text []string
+				if want != "pass" && c.wantText != "" {
+					text = append(text, c.wantText, fixes[c.wantText])
+				}
+				f.wantVerdict(t, want, text...)
+			})
+		}
+	}
+}
+
+// fixes is the fix line a vacuous check gives for what the fixture said.
+var fixes = map[string]string{
+	"/bin/sleep cannot run here":         "fix: make /bin/sleep a working sleep where the command runs",
+	"instead of becoming /bin/sleep":     "fix: make /bin/sleep a working sleep where the command runs",
+	"/dev/null":                          "fix: give the command a /dev where it runs (bwrap: --dev /dev)",
+	"mount /proc where the command runs": "fix: mount /proc where the command runs (bwrap: --proc /proc)",
+	"pipe:[":                             "fix: start the command in a process group of its own",
+}
+
+func both(v string) map[string]string { return map[string]string{"shell": v, "hermetic": v} }
+
+// Identical sandboxes with PID namespaces of their own, started together,
+// report the same pids and start times. Each check must follow its own
+// fixture: CI once saw a check take another sandbox's descendant for its
+// own, and skip when that one died.
+func TestParallelSandboxesKeepTheirOwnFixtures(t *testing.T) {
+	needBwrap(t)
+	var mu sync.Mutex
+	claimed := map[int]string{} // by pid in the test's namespace: unique among live processes
+	for _, sh := range shapes {
+		for i := range 6 {
+			t.Run(fmt.Sprintf("%s/%d", sh.name, i), func(t *testing.T) {
+				t.Parallel()
+				var res exectest.Result
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, sh.opts...)
+					res = exectest.AssertCancel(tb, d, prefixed(unsharedPID, fixed)(d.Argv()))
+				})
+				f.wantVerdict(t, "pass")
+				if !res.Proved {
+					t.Fatalf("Result.Proved: got false, want the descendant proved alive")
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if other, ok := claimed[res.DescendantPID]; ok {
+					t.Errorf("descendant pid %d: got claimed by this check and by %s, want each check's own", res.DescendantPID, other)
+				}
+				claimed[res.DescendantPID] = t.Name()
+			})
+		}
+	}
+}

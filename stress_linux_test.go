@@ -1,0 +1,179 @@
+package exectest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/unsharetest"
+)
+
+// StressEnv selects the stress tests' size: "long" is CI's 100 runs of
+// each broken runner and 500 of each correct one; anything else, a few.
+const StressEnv = "EXECTEST_STRESS"
+
+func stressRuns(short, long int) int {
+	switch {
+	case os.Getenv(StressEnv) == "long":
+		return long
+	case testing.Short():
+		return max(short/4, 2)
+	}
+	return short
+}
+
+// TestDetectionPower: every broken way to cancel is caught every time,
+// the escaping descendant included (the cancel waits for its proof of
+// life, which it sends after setsid, so the kill never lands first).
+func TestDetectionPower(t *testing.T) {
+	runs := stressRuns(8, 100)
+	cases := []struct {
+		name    string
+		opts    []exectest.DescendantOption
+		run     runner
+		sandbox bool
+	}{
+		{"default cancel", nil, defaultCancel, false},
+		{"kill only", nil, killOnly, false},
+		{"wait delay only", nil, waitDelayOnly, false},
+		{"abandoning wrapper", nil, abandoning, false},
+		{"file stdio", nil, fileStdout, false},
+		{"escaping descendant against the group kill", []exectest.DescendantOption{exectest.Escaping()}, fixed, false},
+		{"shared-PID sandbox", nil, prefixed(sharedPID, defaultCancel), true},
+		{"own group, default cancel", nil, ownGroupDefaultCancel, false},
+		{"returns, kills the group 100ms later", nil, lateKill(100 * time.Millisecond), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if c.sandbox {
+				needBwrap(t)
+			}
+			caught := 0
+			for i := range runs {
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, c.opts...)
+					exectest.AssertCancel(tb, d, c.run(d.Argv()),
+						exectest.Within(200*time.Millisecond), exectest.SettleTime(100*time.Millisecond))
+				})
+				if f.verdict() == "fail" {
+					caught++
+				} else {
+					t.Errorf("run %d: got %s, want fail:%s", i, f.verdict(), f.report())
+				}
+			}
+			t.Logf("caught %d of %d", caught, runs)
+		})
+	}
+}
+
+// TestNoFalseAlarms: correct runners pass every time, in parallel, while
+// burners keep every core busy (run it with -race: CI does).
+func TestNoFalseAlarms(t *testing.T) {
+	runs := stressRuns(40, 500)
+	startBurners(t, 2*runtime.NumCPU())
+	const lanes = 4 // parallel subtests per runner
+	pidNamespace := func(r runner) func(t *testing.T) runner {
+		return func(t *testing.T) runner { return prefixed(unsharetest.PIDNamespace(t), r) }
+	}
+	for name, mk := range map[string]func(t *testing.T) runner{
+		"group kill by hand": always(fixed),
+		"ApplyCancelPolicy":  always(policy),
+		"ApplyCancelPolicy with the test's own stdout and stderr": always(inheritOutput),
+		// Killing unshare kills the namespace: the default Cancel is right there.
+		"default cancel in a PID namespace that dies with the runner": pidNamespace(defaultCancel),
+		// With files for stdio, Wait returns before the namespace's other
+		// processes are killed: they are dying, not survivors.
+		"file stdout in a PID namespace that dies with the runner": pidNamespace(fileStdout),
+		// Killed on the way out: at the return the sandbox's processes are
+		// not signalled yet, but its init dies with bwrap, which is.
+		"kills a sandbox that dies with it, returns without waiting": func(t *testing.T) runner {
+			needBwrap(t)
+			return prefixed(unsharedPID, killAndReturn)
+		},
+		// The fixture stays in the runner's cgroup, which the runner kills.
+		"a cgroup of the runner's own, killed on cancel": func(t *testing.T) runner {
+			r := &cgroupRunner{parent: runnerCgroupParent(t), killCgroup: true}
+			t.Cleanup(func() { r.cleanup(t) })
+			return r.run
+		},
+	} {
+		var passed atomic.Int64
+		t.Run(name, func(t *testing.T) {
+			r := mk(t)
+			for lane := range lanes {
+				t.Run(fmt.Sprint(lane), func(t *testing.T) {
+					t.Parallel()
+					for i := lane; i < runs; i += lanes {
+						f := runFake(t, func(tb testing.TB) {
+							d := exectest.NewDescendant(tb)
+							exectest.AssertCancel(tb, d, r(d.Argv()))
+						})
+						if f.verdict() != "pass" {
+							t.Errorf("run %d under load: got %s, want pass:%s", i, f.verdict(), f.report())
+							continue
+						}
+						passed.Add(1)
+					}
+				})
+			}
+		})
+		t.Logf("%s: passed %d of %d under %d burners", name, passed.Load(), runs, 2*runtime.NumCPU())
+	}
+}
+
+// startBurners keeps n processes spinning on the CPU until the test ends,
+// in a process group of their own that the cleanup kills and reaps.
+func startBurners(t *testing.T, n int) {
+	t.Helper()
+	var cmds []*exec.Cmd
+	pgid := 0
+	for range n {
+		cmd := exec.Command("/bin/sh", "-c", "while :; do :; done")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: pgid, Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("burner: %v", err)
+		}
+		if pgid == 0 {
+			pgid = cmd.Process.Pid
+		}
+		cmds = append(cmds, cmd)
+	}
+	t.Cleanup(func() {
+		if proc.SafeGroup(pgid) {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+		var wg sync.WaitGroup
+		for _, c := range cmds {
+			wg.Go(func() { c.Wait() })
+		}
+		wg.Wait()
+	})
+}
+
+// always is a runner that needs nothing of the test.
+func always(r runner) func(*testing.T) runner { return func(*testing.T) runner { return r } }
+
+// killAndReturn kills the direct child on cancel and returns at once,
+// leaving the Wait to a goroutine that ends a moment later.
+func killAndReturn(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		cmd.Process.Kill()
+		go cmd.Wait()
+		return ctx.Err()
+	}
+}

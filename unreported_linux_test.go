@@ -1,0 +1,57 @@
+package exectest_test
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/bwrap"
+)
+
+// policyOutput is the policy with Cmd.Output, which keeps the command's
+// stderr in the *exec.ExitError it returns.
+func policyOutput(argv []string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			return err
+		}
+		_, err := cmd.Output()
+		return err
+	}
+}
+
+// A command that runs where the fixture's folder is hidden (a sandbox
+// root without it) starts, and its fixture exits before it can report:
+// the message must say so, and why, not that the command never started.
+func TestAssertCancelFixtureCannotReport(t *testing.T) {
+	needBwrap(t)
+	t.Setenv("EXECTEST_STRICT", "0")
+	status := "the command ran and exited with status 121 before the fixture child reported: status 121 from the fixture: it found no report FIFO at "
+	cases := []struct {
+		name string
+		run  runner
+		text []string
+	}{
+		{"policy", policy, []string{status}},
+		{"policy with Output", policyOutput, []string{status, "the fixture said on its stderr: cannot open its report FIFO "}},
+	}
+	for _, sh := range shapes {
+		for _, c := range cases {
+			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
+				f := runFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, sh.opts...)
+					hidden := filepath.Dir(d.Script()) // the fixture's folder
+					exectest.AssertCancel(tb, d, prefixed(bwrap.Args(bwrap.Hide(hidden)), c.run)(d.Argv()))
+				})
+				f.wantVerdict(t, "skip", append(c.text, "fix: let the command reach the fixture's folder")...)
+				if rep := f.report(); strings.Contains(rep, "run did not start the command") {
+					t.Errorf("message: got %s\nwant no \"run did not start the command\": the command ran", rep)
+				}
+			})
+		}
+	}
+}
