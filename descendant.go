@@ -19,7 +19,6 @@ import (
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/proc"
-	"golang.org/x/sys/unix"
 )
 
 // A Descendant is the fixture that a cancel must stop: a command whose
@@ -63,7 +62,12 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
 	}
 	strict(tb) // bad input fails at once, not only when a check would skip
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
+	if why := noFixtureHere(); why != "" {
+		skipVacuous(tb, "%s", why)
+	}
+	if proc.Portable() {
+		skipVacuous(tb, "exectest: the portable mode (%s, or off Linux) cannot run AssertCancel yet: it needs /proc, pidfds and cgroups or the child subreaper", portableNote())
+	} else if _, err := os.Stat("/proc/self/stat"); err != nil {
 		skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 	}
 	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
@@ -132,7 +136,7 @@ func (d *Descendant) prepare() error {
 	// Anyone may report (the fixture may run as another user); anyone may
 	// read the go-ahead, which says nothing.
 	for path, mode := range map[string]uint32{d.spec.Marker: 0o622, d.spec.Go: 0o644} {
-		if err := unix.Mkfifo(path, 0o600); err != nil {
+		if err := mkfifo(path, 0o600); err != nil {
 			return fmt.Errorf("mkfifo %s: %w", path, err)
 		}
 		if err := os.Chmod(path, os.FileMode(mode)); err != nil {

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,7 +18,6 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/internal/role"
-	"golang.org/x/sys/unix"
 )
 
 // monitor reads the fixture's reports from its FIFO and keeps what they
@@ -271,22 +269,6 @@ func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 var execPolling = backoff.Schedule{
 	First: 20 * time.Microsecond, Max: 200 * time.Microsecond,
 	Slow: 20 * time.Millisecond, SlowMax: 5 * time.Millisecond,
-}
-
-// runsSleep says why pid, named "sleep", does not run the program at
-// /bin/sleep in its own root (a script there runs its interpreter), or ""
-// when it does or the test may not look (another user's process).
-func runsSleep(pid int) string {
-	var exe, file unix.Stat_t
-	dir := "/proc/" + strconv.Itoa(pid)
-	if unix.Stat(dir+"/exe", &exe) != nil || unix.Stat(dir+"/root/bin/sleep", &file) != nil {
-		return ""
-	}
-	if exe.Dev != file.Dev || exe.Ino != file.Ino {
-		target, _ := os.Readlink(dir + "/exe")
-		return fmt.Sprintf("pid %d: program: got %s, want /bin/sleep itself (a script in its place runs its interpreter)", pid, target)
-	}
-	return ""
 }
 
 // lapse says why the descendant's proof of life no longer holds, or ""

@@ -1,7 +1,6 @@
 package proc
 
 import (
-	"errors"
 	"syscall"
 	"time"
 )
@@ -36,9 +35,6 @@ func CannotSee() []string {
 		"processes in another PID namespace",
 	}
 }
-
-// errPortable says that something needs the Linux mode.
-var errPortable = errors.New("portable mode: needs /proc (Linux, without " + PortableEnv + "=1)")
 
 // backend is where process facts come from: /proc and Linux system calls,
 // or gopsutil. One is chosen per test process (see current); everything

@@ -10,9 +10,5 @@ type Cgroup struct {
 	Path string
 }
 
-// cgroupPrefix starts the name of every cgroup the toolkit makes: no
-// parent folder to make and remove each time.
-const cgroupPrefix = "exectest-"
-
 // errNoCgroup says why the portable mode tracks without a cgroup.
 var errNoCgroup = errors.New("portable mode: no cgroup (Linux only, and not with " + PortableEnv + "=1)")

@@ -35,12 +35,3 @@ func IsPipe(target string) bool { return strings.HasPrefix(target, "pipe:[") }
 func PipeHolders(targets map[string]string, skip ...int) []Identity {
 	return current().pipeHolders(targets, skip)
 }
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
-}

@@ -86,3 +86,12 @@ func linuxPipeHolders(targets map[string]string, skip []int) []Identity {
 	}
 	return ids
 }
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
