@@ -69,7 +69,7 @@ func TestAssertCancelVerdicts(t *testing.T) {
 					}
 					res = exectest.AssertCancel(tb, d, c.run(argv))
 				})
-				want := c.wantText
+				want := reachable(c.wantText)
 				if c.verdict == "fail" {
 					want = append(want, sh.sleepText)
 				}
@@ -79,6 +79,9 @@ func TestAssertCancelVerdicts(t *testing.T) {
 				}
 				if res.Failed != (c.verdict == "fail") {
 					t.Errorf("Result.Failed: got %v, want %v: the verdict the check reported, %s", res.Failed, !res.Failed, c.verdict)
+				}
+				if portable != strings.HasPrefix(res.Tracker, "portable mode: ") {
+					t.Errorf("Result.Tracker: got %q, want the portable mode named there, and only there", res.Tracker)
 				}
 				if c.verdict == "pass" && (!res.Proved || res.DescendantPID == 0) {
 					t.Errorf("result of a passing check: got %+v, want proved and the descendant's pid", res)

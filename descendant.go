@@ -62,16 +62,20 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
 	}
 	strict(tb) // bad input fails at once, not only when a check would skip
+	portableValue(tb)
 	if why := noFixtureHere(); why != "" {
 		skipVacuous(tb, "%s", why)
 	}
-	if proc.Portable() {
-		skipVacuous(tb, "exectest: the portable mode (%s, or off Linux) cannot run AssertCancel yet: it needs /proc, pidfds and cgroups or the child subreaper", portableNote())
-	} else if _, err := os.Stat("/proc/self/stat"); err != nil {
-		skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
+	if why := portableUnsupported(); why != "" {
+		skipVacuous(tb, "%s", why)
+	}
+	if !proc.Portable() {
+		if _, err := os.Stat("/proc/self/stat"); err != nil {
+			skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
+		}
 	}
 	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
-	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape,
+	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape, Portable: proc.Portable(),
 		Launch: cfg.shape.launch, IgnoreTerm: cfg.shape.ignoreTerm, JobControl: cfg.shape.jobControl, DoubleFork: cfg.shape.doubleFork}
 	if cfg.hermetic {
 		if !hermeticHooked() {

@@ -157,6 +157,9 @@ func (m *monitor) handle(e marker.Event) {
 	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
 	}
+	if e.Kind == marker.Alive && reason == "" && !gone && proc.Portable() {
+		reason = m.olderThanChild(id, st)
+	}
 	if e.Kind == marker.Alive && reason == "" && !gone && !raced {
 		reason = m.notInShape(id)
 	}
@@ -250,7 +253,7 @@ func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 		case s.Comm == sleepComm && s.State == "S":
 			// Asleep, it got past its loader and libraries: a sleep
 			// that is true, or lacks its libc, never gets here.
-			reason = runsSleep(id.PID)
+			reason = runsSleep(id)
 		default:
 			return false
 		}
@@ -314,6 +317,9 @@ func (m *monitor) diedAfterReport(pid int) string {
 // the process that fits the report and holds the fixture's FIFO open.
 // gone says the process exited before it could be found.
 func identify(e marker.Event, fifo string) (st proc.Stat, id proc.Identity, reason string, gone bool) {
+	if proc.Portable() {
+		return identifyPortable(e, fifo)
+	}
 	if e.Stat == "" {
 		return st, id, fmt.Sprintf("pid %d could not read /proc/self/stat: mount /proc where the command runs", e.PID), false
 	}

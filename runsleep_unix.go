@@ -7,13 +7,18 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
 // runsSleep says why pid, named "sleep", does not run the program at
 // /bin/sleep in its own root (a script there runs its interpreter), or ""
 // when it does or the test may not look (another user's process).
-func runsSleep(pid int) string {
+func runsSleep(id proc.Identity) string {
+	if proc.Portable() {
+		return runsSleepPortable(id)
+	}
+	pid := id.PID
 	var exe, file unix.Stat_t
 	dir := "/proc/" + strconv.Itoa(pid)
 	if unix.Stat(dir+"/exe", &exe) != nil || unix.Stat(dir+"/root/bin/sleep", &file) != nil {

@@ -1,4 +1,6 @@
 package exectest
 
+import "github.com/exectest/exectest/internal/proc"
+
 // runsSleep is "" on Windows: no fixture runs /bin/sleep there.
-func runsSleep(int) string { return "" }
+func runsSleep(proc.Identity) string { return "" }

@@ -29,9 +29,10 @@ func CannotSee() []string {
 		return nil
 	}
 	return []string{
-		"who holds the command's pipes (no process's descriptors are read)",
+		"who holds the command's pipes (no other process's open files are read)",
 		"an escaped orphan reparented to init that never reported (no cgroup, no child subreaper)",
-		"the test process's own descriptors on the command's pipes",
+		"which ends of the command's pipes the test process still holds (the command's pipes are not known)",
+		"the fixture's stdin, stdout and stderr",
 		"processes in another PID namespace",
 	}
 }
@@ -47,6 +48,9 @@ type backend struct {
 	children func(pid int) []int
 	// descendants lists every process below pid.
 	descendants func(pid int) []int
+	// tree is children for several walks in a row: the portable mode
+	// reads every process's parent once for all of them.
+	tree func() func(pid int) []int
 	// fds lists a process's descriptors (on only, if not nil).
 	fds func(pid int, only map[string]string) []FD
 	// pipes lists the pipes a process has open, by target.

@@ -21,6 +21,7 @@ func init() {
 		readStat:        linuxReadStat,
 		children:        linuxChildren,
 		descendants:     func(pid int) []int { return walk(pid, linuxChildren) },
+		tree:            func() func(int) []int { return linuxChildren },
 		fds:             linuxFDs,
 		pipes:           linuxPipes,
 		pipeHolders:     linuxPipeHolders,

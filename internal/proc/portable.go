@@ -23,8 +23,9 @@ func init() {
 		readStat:        psReadStat,
 		children:        func(pid int) []int { return psParents().children[pid] },
 		descendants:     func(pid int) []int { return walk(pid, psParents().childrenOf) },
-		fds:             func(int, map[string]string) []FD { return nil },
-		pipes:           func(int) map[string]bool { return nil },
+		tree:            func() func(int) []int { return psParents().childrenOf },
+		fds:             psFDs,
+		pipes:           psPipes,
 		pipeHolders:     func(map[string]string, []int) []Identity { return nil },
 		fdTarget:        func(int, int) (string, error) { return "", errNoDescriptors },
 		signal:          psSignal,
@@ -176,4 +177,30 @@ func psResolve(innerPID int, start uint64, file string) (Identity, error) {
 func psGone(pid int) bool {
 	s, err := ReadStat(pid)
 	return errors.Is(err, fs.ErrNotExist) || err == nil && s.Zombie()
+}
+
+// psFDs lists the test process's own descriptors (see ownFDs); of any
+// other process, none: the portable mode reads no other process's.
+func psFDs(pid int, only map[string]string) []FD {
+	if pid != os.Getpid() {
+		return nil
+	}
+	var out []FD
+	for _, fd := range ownFDs() {
+		if _, ok := only[fd.Target]; only == nil || ok {
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
+// psPipes lists the pipes among the test process's own descriptors.
+func psPipes(pid int) map[string]bool {
+	pipes := map[string]bool{}
+	for _, fd := range psFDs(pid, nil) {
+		if IsPipe(fd.Target) {
+			pipes[fd.Target] = true
+		}
+	}
+	return pipes
 }

@@ -101,10 +101,17 @@ func (t *Tracker) JoinFrom() (cgroup, namespace string) {
 	return own, procPath(os.Getpid(), "ns/cgroup")
 }
 
+// PortableTracking starts what [Tracker.Mechanism] says in the portable
+// mode.
+const PortableTracking = "portable mode: the fixture's reports and the processes below them, by gopsutil's parent links"
+
 // Mechanism says how the tracker follows processes, for messages. It
 // changes when [Tracker.Adopt] leaves a process where the code under test
 // put it.
 func (t *Tracker) Mechanism() string {
+	if Portable() {
+		return PortableTracking + " (cannot see " + strings.Join(CannotSee(), "; ") + ")"
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	fallback := "child subreaper and the fixture's reports"
@@ -266,12 +273,13 @@ func (t *Tracker) Members(known []Identity) []Identity {
 		}
 		t.mu.Unlock()
 	}()
+	children := current().tree()
 	for _, id := range seeds {
 		if !id.Alive() {
 			continue
 		}
 		add(id)
-		for _, pid := range Descendants(id.PID) {
+		for _, pid := range walk(id.PID, children) {
 			if d, err := Identify(pid); err == nil && d.Start >= id.Start {
 				add(d)
 			}

@@ -139,8 +139,15 @@ func namespaceDying(pid int, s proc.Stat) bool {
 // microseconds, but they are steps.
 const sandboxTeardown = 2 * time.Millisecond
 
+// portableTeardown is how long the portable mode gives a process to show
+// that it is being killed: a SIGKILLed process is gone or a zombie within
+// microseconds on an idle machine, milliseconds on a loaded one.
+const portableTeardown = 20 * time.Millisecond
+
 // DyingSoon is [Dying], except that a process in another PID namespace
-// than the test's gets up to a couple of milliseconds to show it: killing
+// than the test's (any process, in the portable mode, which sees no
+// pending signal: up to portableTeardown) gets up to a couple of
+// milliseconds to show it: killing
 // a sandbox reaches its members in steps (see namespaceDying), and a look
 // between two steps sees a member nothing has signalled yet.
 func DyingSoon(id proc.Identity) bool {
@@ -148,7 +155,9 @@ func DyingSoon(id proc.Identity) bool {
 		return true
 	}
 	if proc.Portable() {
-		return false // no namespaces to wait for
+		// Pending signals cannot be seen: a process killed a moment
+		// before the look still runs its exit. Give it the moment.
+		return backoff.Schedule{First: 100 * time.Microsecond, Max: 2 * time.Millisecond}.Poll(portableTeardown, func() bool { return Dying(id) })
 	}
 	own, err := os.Readlink("/proc/self/ns/pid")
 	ns, err2 := os.Readlink("/proc/" + strconv.Itoa(id.PID) + "/ns/pid")
