@@ -270,6 +270,15 @@ func TestBadStrictValue(t *testing.T) {
 	f.wantVerdict(t, "fail", `EXECTEST_STRICT: got "yes", want 1 (strict) or 0`)
 }
 
+func TestBadPortableValue(t *testing.T) {
+	t.Setenv("EXECTEST_PORTABLE", "yes")
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, neverRuns(nil))
+	})
+	f.wantVerdict(t, "fail", `EXECTEST_PORTABLE: got "yes", want 1 (the portable mode) or 0`)
+}
+
 func TestWaitAlive(t *testing.T) {
 	t.Parallel()
 	t.Run("proves", func(t *testing.T) {

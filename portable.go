@@ -33,10 +33,11 @@ func portableValue(tb testing.TB) {
 // portableUnsupported says why even the portable mode cannot run here, or
 // "": a system where gopsutil cannot identify processes (NetBSD).
 func portableUnsupported() string {
-	if proc.Portable() {
-		if _, err := proc.Identify(os.Getpid()); err != nil {
-			return fmt.Sprintf("exectest: the portable mode (%s) cannot identify processes here: gopsutil: %v", portableNote(), err)
-		}
+	if err := proc.Listable(); err != nil {
+		return fmt.Sprintf("exectest: the portable mode (%s) cannot list processes here: %v", portableNote(), err)
+	}
+	if _, err := proc.Identify(os.Getpid()); proc.Portable() && err != nil {
+		return fmt.Sprintf("exectest: the portable mode (%s) cannot identify processes here: %v", portableNote(), err)
 	}
 	return ""
 }

@@ -21,6 +21,16 @@ func Portable() bool { return current() == &portableBackend }
 // Mode names the mode for messages: "linux" or "portable".
 func Mode() string { return current().name }
 
+// Listable says why the processes of this system cannot be listed, or
+// nil: gopsutil lists none on some systems (NetBSD), and only the
+// portable mode asks it.
+func Listable() error {
+	if !Portable() {
+		return nil
+	}
+	return psListable()
+}
+
 // CannotSee lists, in the portable mode, what the toolkit cannot see and
 // so cannot check; nil in the Linux mode. Every failure and Result of the
 // portable mode says it.

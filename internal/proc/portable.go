@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -172,6 +173,15 @@ func psResolve(innerPID int, start uint64, file string) (Identity, error) {
 	}
 	return Identity{}, fmt.Errorf("proctest: resolve pid %d: %w", innerPID, ErrGone)
 }
+
+// psListable asks gopsutil for the list of processes once.
+var psListable = sync.OnceValue(func() error {
+	_, err := process.Pids()
+	if err != nil {
+		return fmt.Errorf("portable mode: gopsutil: %w", err)
+	}
+	return nil
+})
 
 // psGone reports whether no process has pid (a zombie has exited too).
 func psGone(pid int) bool {
