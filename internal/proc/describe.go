@@ -97,7 +97,8 @@ func (p Facts) String() string {
 // SafeGroup reports whether a process group may be signalled as a whole by
 // the test: never group 0 or 1, never the test's own group.
 func SafeGroup(pgid int) bool {
-	return pgid > 1 && pgid != getpgrp()
+	own, ok := ownGroup()
+	return ok && pgid > 1 && pgid != own
 }
 
 // joinArgs joins a command line for a message; an argument that is a

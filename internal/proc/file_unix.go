@@ -13,5 +13,5 @@ func statFile(path string) (fileID, error) {
 	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
 }
 
-// getpgrp is the test process's own process group.
-func getpgrp() int { return unix.Getpgrp() }
+// ownGroup is the test process's own process group.
+func ownGroup() (int, bool) { return unix.Getpgrp(), true }

@@ -15,6 +15,6 @@ func statFile(path string) (fileID, error) {
 	return fileID{}, nil
 }
 
-// getpgrp is 0: Windows has no process groups of this kind, and SafeGroup
-// refuses group 0.
-func getpgrp() int { return 0 }
+// ownGroup is none: Windows has no process groups of this kind, so
+// SafeGroup allows none.
+func ownGroup() (int, bool) { return 0, false }
