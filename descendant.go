@@ -156,6 +156,10 @@ func (d *Descendant) prepare() error {
 		d.tracker.Close()
 		return err
 	}
+	// The portable mode sees no held file: the token in every fixture
+	// process's arguments finds them instead, until one execs /bin/sleep
+	// (after its report).
+	d.tracker.FollowArg(d.spec.Token)
 	if d.hermetic {
 		d.argv, err = fixture.HermeticArgv(d.spec)
 	} else {

@@ -82,7 +82,8 @@
 // parents and creation times from gopsutil, a process named by pid and
 // creation time and re-checked right before any signal, no cgroup, no
 // subreaper, and no look at another process's open files. It cannot see
-// who holds the command's pipes, an escaped orphan that never reported, or
+// who holds the command's pipes, an escaped orphan that never reported
+// once it runs a program without the fixture's token in its arguments, or
 // the command's pipe ends left in the test process; [Result] (its Tracker),
 // every failure and every skip say so, and the tests of what it cannot
 // reach skip. On Windows the package builds and [NewDescendant] skips (no

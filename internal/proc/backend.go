@@ -40,7 +40,7 @@ func CannotSee() []string {
 	}
 	return []string{
 		"who holds the command's pipes (no other process's open files are read)",
-		"an escaped orphan reparented to init that never reported (no cgroup, no child subreaper)",
+		"an escaped orphan reparented to init that never reported and runs a program without the fixture's token in its arguments (no cgroup, no child subreaper)",
 		"which ends of the command's pipes the test process still holds (the command's pipes are not known)",
 		"the fixture's stdin, stdout and stderr",
 		"processes in another PID namespace",

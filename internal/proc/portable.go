@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -172,6 +174,34 @@ func psResolve(innerPID int, start uint64, file string) (Identity, error) {
 		return Identity{}, fmt.Errorf("proctest: resolve pid %d holding %s: %w", innerPID, file, ErrGone)
 	}
 	return Identity{}, fmt.Errorf("proctest: resolve pid %d: %w", innerPID, ErrGone)
+}
+
+// psWithArg lists the processes, the test process aside, one of whose
+// arguments holds s, identified after the look and looked at again: a pid
+// reused in between has another creation time or other arguments.
+func psWithArg(s string) []Identity {
+	if s == "" {
+		return nil
+	}
+	has := func(pid int32) bool {
+		p, err := process.NewProcess(pid)
+		if err != nil {
+			return false
+		}
+		args, err := p.CmdlineSlice()
+		return err == nil && slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, s) })
+	}
+	pids, _ := process.Pids()
+	var out []Identity
+	for _, pid := range pids {
+		if int(pid) == os.Getpid() || !has(pid) {
+			continue
+		}
+		if id, err := Identify(int(pid)); err == nil && has(pid) && id.matches() {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // psListable asks gopsutil for the list of processes once.

@@ -4,6 +4,7 @@ package proc_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -204,5 +205,81 @@ func TestPortableOwnDescriptors(t *testing.T) {
 	w.Close()
 	if proc.Pipes(os.Getpid())[target] {
 		t.Errorf("Pipes after close: got %s still open", target)
+	}
+}
+
+// startWith starts /bin/sh -c script name, reaped at the test's end.
+func startWith(t *testing.T, script, name string) proc.Identity {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script, name)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	id, err := proc.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// An orphan of the fixture that never reported, reparented to init, is a
+// member in the portable mode by the token in its arguments; a process
+// with the token that started before the fixture child (a wrapper of the
+// code under test) is not.
+func TestPortableTrackerFindsUnreportedOrphansByToken(t *testing.T) {
+	portableMode(t)
+	token := fmt.Sprintf("tok%d", os.Getpid())
+	wrapper := startWith(t, "exec sleep 30", "exectest-"+token+"-wrapper")
+	time.Sleep(20 * time.Millisecond) // creation times tick in ms, or in 10 ms
+	// The child double-forks the orphan and stays.
+	child := startWith(t, `(setsid /bin/sh -c 'while :; do sleep 1; done' exectest-`+token+`-orphan &); exec sleep 30`, "exectest-"+token)
+	var orphan proc.Identity
+	if !backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool {
+		for _, pid := range proc.Descendants(1) {
+			p, err := process.NewProcess(int32(pid))
+			if err != nil {
+				continue
+			}
+			if args, _ := p.CmdlineSlice(); slices.Contains(args, "exectest-"+token+"-orphan") {
+				orphan, err = proc.Identify(pid)
+				return err == nil
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("the orphan never showed")
+	}
+	t.Cleanup(func() { orphan.Kill() })
+	if slices.Contains(proc.Descendants(os.Getpid()), orphan.PID) {
+		t.Skipf("the orphan went to a subreaper below the test process: nothing to find by the token")
+	}
+	for _, follow := range []bool{false, true} {
+		tr := proc.NewTracker("portable-token")
+		if follow {
+			tr.FollowArg(token)
+		}
+		tr.Adopt(child)
+		got := tr.Members(nil)
+		tr.Close()
+		if slices.Contains(got, wrapper) {
+			t.Errorf("Members: got the wrapper %v, started before the fixture child: want it left out", wrapper)
+		}
+		if slices.Contains(got, orphan) != follow {
+			t.Errorf("Members with FollowArg %v: got %v, want the orphan %v among them: %v", follow, got, orphan, follow)
+		}
+	}
+	tr := proc.NewTracker("portable-token-kill")
+	defer tr.Close()
+	tr.FollowArg(token)
+	tr.Adopt(child)
+	if _, err := tr.KillAll(nil); err != nil {
+		t.Fatal(err)
+	}
+	if !backoff.Poll(2*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !orphan.Alive() }) {
+		t.Errorf("the orphan after KillAll: alive, want dead")
+	}
+	if !wrapper.Alive() {
+		t.Errorf("the wrapper after KillAll: dead, want it spared")
 	}
 }

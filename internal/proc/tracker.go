@@ -1,10 +1,12 @@
 package proc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -46,6 +48,7 @@ type Tracker struct {
 	found map[int]bool
 
 	held *fileID // the file every fixture process holds, if any
+	arg  string  // what every fixture process's arguments hold, for the portable mode
 }
 
 // Subreaper makes the test process a child subreaper, once, and says why
@@ -205,8 +208,25 @@ func (t *Tracker) FollowHolders(file string) error {
 	return nil
 }
 
-// holders lists the test process's children that hold the followed file.
+// FollowArg makes the tracker count, in the portable mode, every process
+// whose arguments hold s (the fixture's token) as a member, with its
+// tree: the portable mode sees no held file, and an orphan of the fixture
+// that never reported still carries the token until it execs another
+// program. The Linux mode follows the held file instead (see
+// [Tracker.FollowHolders]).
+func (t *Tracker) FollowArg(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.arg = s
+}
+
+// holders lists the test process's children that hold the followed file;
+// in the portable mode, the processes whose arguments hold the followed
+// argument.
 func (t *Tracker) holders() []Identity {
+	if Portable() {
+		return t.withArg()
+	}
 	t.mu.Lock()
 	held := t.held
 	// Every process is a member of the cgroup, unless one was left
@@ -224,6 +244,28 @@ func (t *Tracker) holders() []Identity {
 		// Identified after the look: a pid reused since is a new start
 		// time, and holds nothing of ours.
 		if id, err := Identify(pid); err == nil && current().holds(pid, *held) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// withArg lists the processes whose arguments hold the followed argument
+// and that started no earlier than the first fixture child: a wrapper the
+// code under test ran the fixture's command line through (env, timeout,
+// sudo) holds the token too, but started before it, and is not the
+// fixture's. None before a fixture child was adopted.
+func (t *Tracker) withArg() []Identity {
+	t.mu.Lock()
+	arg, roots := t.arg, slices.Clone(t.roots)
+	t.mu.Unlock()
+	if len(roots) == 0 {
+		return nil
+	}
+	first := slices.MinFunc(roots, func(a, b Identity) int { return cmp.Compare(a.Start, b.Start) })
+	var out []Identity
+	for _, id := range psWithArg(arg) {
+		if id.Start >= first.Start {
 			out = append(out, id)
 		}
 	}
