@@ -36,7 +36,10 @@ func portableUnsupported() string {
 	if err := proc.Listable(); err != nil {
 		return fmt.Sprintf("exectest: the portable mode (%s) cannot list processes here: %v", portableNote(), err)
 	}
-	if _, err := proc.Identify(os.Getpid()); proc.Portable() && err != nil {
+	if !proc.Portable() {
+		return ""
+	}
+	if _, err := proc.Identify(os.Getpid()); err != nil {
 		return fmt.Sprintf("exectest: the portable mode (%s) cannot identify processes here: %v", portableNote(), err)
 	}
 	return ""
