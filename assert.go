@@ -102,6 +102,11 @@ type check struct {
 func (c *check) fail(format string, args ...any) {
 	c.tb.Helper()
 	c.failed = true
+	// Said once: the tracker's line, where a message has one, says it.
+	if p := portableLine(); p != "" && !strings.Contains(fmt.Sprintf(format, args...), portableTracking) {
+		format += "\n(%s)"
+		args = append(args, p)
+	}
 	c.tb.Errorf(format, args...)
 }
 
@@ -185,6 +190,10 @@ func (c *check) do(run func(context.Context) error) Result {
 		c.judgeProved(snap)
 	}
 	c.judgeEarlySeries(snap)
+	if p := portableLine(); p != "" && !c.failed {
+		// A pass of the portable mode is one of what it could see.
+		logf(c.tb, "exectest: passed in the %s", p)
+	}
 	return c.result()
 }
 
@@ -249,7 +258,11 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	killed := time.Now()
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
-	writeList(&msg, "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):", c.holders)
+	heading := "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):"
+	if proc.Portable() {
+		heading = "fixture processes alive at the bound (portable mode: cannot see which of them, or which other process, holds the command's output pipe; exectest kills the fixture's so that run can return):"
+	}
+	writeList(&msg, heading, c.holders)
 	msg.WriteString("\n" + fix)
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)

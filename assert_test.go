@@ -1,3 +1,5 @@
+//go:build unix
+
 package exectest_test
 
 import (
@@ -67,7 +69,7 @@ func TestAssertCancelVerdicts(t *testing.T) {
 					}
 					res = exectest.AssertCancel(tb, d, c.run(argv))
 				})
-				want := c.wantText
+				want := reachable(c.wantText)
 				if c.verdict == "fail" {
 					want = append(want, sh.sleepText)
 				}
@@ -77,6 +79,9 @@ func TestAssertCancelVerdicts(t *testing.T) {
 				}
 				if res.Failed != (c.verdict == "fail") {
 					t.Errorf("Result.Failed: got %v, want %v: the verdict the check reported, %s", res.Failed, !res.Failed, c.verdict)
+				}
+				if portable != strings.HasPrefix(res.Tracker, "portable mode: ") {
+					t.Errorf("Result.Tracker: got %q, want the portable mode named there, and only there", res.Tracker)
 				}
 				if c.verdict == "pass" && (!res.Proved || res.DescendantPID == 0) {
 					t.Errorf("result of a passing check: got %+v, want proved and the descendant's pid", res)
@@ -263,6 +268,15 @@ func TestBadStrictValue(t *testing.T) {
 		exectest.AssertCancel(tb, d, neverRuns(nil))
 	})
 	f.wantVerdict(t, "fail", `EXECTEST_STRICT: got "yes", want 1 (strict) or 0`)
+}
+
+func TestBadPortableValue(t *testing.T) {
+	t.Setenv("EXECTEST_PORTABLE", "yes")
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, neverRuns(nil))
+	})
+	f.wantVerdict(t, "fail", `EXECTEST_PORTABLE: got "yes", want 1 (the portable mode) or 0`)
 }
 
 func TestWaitAlive(t *testing.T) {

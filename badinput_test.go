@@ -1,3 +1,5 @@
+//go:build unix
+
 package exectest_test
 
 import (
@@ -9,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/bwrap"
 )
 
 // These change the process's environment or globals: not parallel.
@@ -50,28 +51,5 @@ func TestRunPanicsLeavesNothing(t *testing.T) {
 	f.wantVerdict(t, "fail", "run panicked: runner gave up", "badinput_test.go")
 	if id, ok := d.Process(); !ok || id.Alive() {
 		t.Errorf("descendant %v after the check and its cleanup: got alive (or unknown), want killed", id)
-	}
-}
-
-// Without /proc where the test runs, the toolkit cannot identify anything:
-// it skips with the reason, or fails under EXECTEST_STRICT=1. The test
-// binary runs itself inside a sandbox whose /proc is empty.
-func TestProcMissing(t *testing.T) {
-	if os.Getenv("EXECTEST_INNER_PROC_MISSING") == "1" {
-		d := exectest.NewDescendant(t)
-		exectest.AssertCancel(t, d, policy(d.Argv()))
-		return
-	}
-	needBwrap(t)
-	exe, _ := os.Executable()
-	for strict, want := range map[string]string{"0": "--- SKIP", "1": "--- FAIL"} {
-		argv := append(bwrap.Args(bwrap.NoProc()), exe, "-test.run=^TestProcMissing$", "-test.v")
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = append(os.Environ(), "EXECTEST_INNER_PROC_MISSING=1", "EXECTEST_STRICT"+"="+strict)
-		out, _ := cmd.CombinedOutput()
-		s := string(out)
-		if !strings.Contains(s, want) || !strings.Contains(s, "the toolkit needs /proc to identify processes") {
-			t.Errorf("NewDescendant without /proc, %s=%s: got\n%s\nwant %s with the reason", "EXECTEST_STRICT", strict, s, want)
-		}
 	}
 }

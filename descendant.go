@@ -19,7 +19,6 @@ import (
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/proc"
-	"golang.org/x/sys/unix"
 )
 
 // A Descendant is the fixture that a cancel must stop: a command whose
@@ -63,11 +62,20 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		tb.Fatalf("%s", strings.Join(cfg.errs, "\n"))
 	}
 	strict(tb) // bad input fails at once, not only when a check would skip
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
+	portableValue(tb)
+	if why := noFixtureHere(); why != "" {
+		skipVacuous(tb, "%s", why)
+	}
+	if why := portableUnsupported(); why != "" {
+		skipVacuous(tb, "%s", why)
+	}
+	if !proc.Portable() {
+		if _, err := os.Stat("/proc/self/stat"); err != nil {
+			skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
+		}
 	}
 	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
-	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape,
+	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape, Portable: proc.Portable(),
 		Launch: cfg.shape.launch, IgnoreTerm: cfg.shape.ignoreTerm, JobControl: cfg.shape.jobControl, DoubleFork: cfg.shape.doubleFork}
 	if cfg.hermetic {
 		if !hermeticHooked() {
@@ -132,7 +140,7 @@ func (d *Descendant) prepare() error {
 	// Anyone may report (the fixture may run as another user); anyone may
 	// read the go-ahead, which says nothing.
 	for path, mode := range map[string]uint32{d.spec.Marker: 0o622, d.spec.Go: 0o644} {
-		if err := unix.Mkfifo(path, 0o600); err != nil {
+		if err := mkfifo(path, 0o600); err != nil {
 			return fmt.Errorf("mkfifo %s: %w", path, err)
 		}
 		if err := os.Chmod(path, os.FileMode(mode)); err != nil {
@@ -148,6 +156,10 @@ func (d *Descendant) prepare() error {
 		d.tracker.Close()
 		return err
 	}
+	// The portable mode sees no held file: the token in every fixture
+	// process's arguments finds them instead, until one execs /bin/sleep
+	// (after its report).
+	d.tracker.FollowArg(d.spec.Token)
 	if d.hermetic {
 		d.argv, err = fixture.HermeticArgv(d.spec)
 	} else {

@@ -55,13 +55,31 @@ func processes(ps []described) []proctest.Process {
 // their way out: no fatal signal pending, not exiting (see
 // [procstate.Dying]).
 func (c *check) notDying(s snapshot) []described {
-	var ids []proc.Identity
+	var (
+		ids   []proc.Identity
+		first []described
+	)
+	if proc.Portable() {
+		// The reported processes first, described at once: the portable
+		// mode reads every process's parent to find the rest, which takes
+		// long enough for a late kill to land before the look.
+		for _, id := range s.ids() {
+			if id.Alive() && !procstate.DyingSoon(id) {
+				ids = append(ids, id)
+			}
+		}
+		first = describe(ids, s)
+	}
+	fast := len(ids)
 	for _, id := range c.d.tracker.Members(s.ids()) {
+		if slices.Contains(ids, id) {
+			continue
+		}
 		if !procstate.DyingSoon(id) {
 			ids = append(ids, id)
 		}
 	}
-	return describe(ids, s)
+	return union(first, describe(ids[fast:], s))
 }
 
 // union is a and those of b not in a, by identity.

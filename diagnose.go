@@ -5,7 +5,6 @@ import (
 
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/role"
-	"golang.org/x/sys/unix"
 )
 
 // What to change, one line each, by what a failure showed. They name the
@@ -63,7 +62,7 @@ func fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
 	if !own {
 		return fixOwnGroup
 	}
-	if child.PGID == unix.Getpgrp() || child.PGID != child.PID {
+	if child.PGID == getpgrp() || child.PGID != child.PID {
 		// The group is the test's own (no Setpgid), or one the child
 		// merely joined: it cannot be killed as a whole.
 		return fixOwnGroup

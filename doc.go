@@ -77,6 +77,19 @@
 // of a cgroup the code under test chose, and never signals a process it
 // has not identified by pid and start time.
 //
+// Elsewhere (macOS, the BSDs), and on Linux when the environment variable
+// EXECTEST_PORTABLE is 1, the checks run in a portable mode: processes,
+// parents and creation times from gopsutil, a process named by pid and
+// creation time and re-checked right before any signal, no cgroup, no
+// subreaper, and no look at another process's open files. It cannot see
+// who holds the command's pipes, an escaped orphan that never reported
+// once it runs a program without the fixture's token in its arguments, or
+// the command's pipe ends left in the test process; [Result] (its Tracker),
+// every failure and every skip say so, and the tests of what it cannot
+// reach skip. On Windows the package builds and [NewDescendant] skips (no
+// /bin/sh, no FIFO), or fails under EXECTEST_STRICT=1. The README has the
+// table of what is checked where.
+//
 // The README and docs/how-it-works.md in the repository tell how each
 // verdict is reached: https://github.com/exectest/exectest.
 package exectest

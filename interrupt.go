@@ -135,7 +135,7 @@ func interrupted(c *catch, sig os.Signal) {
 	signal.Stop(c.ch)
 	interrupts.mu.Unlock()
 	if s, ok := sig.(syscall.Signal); ok {
-		syscall.Kill(os.Getpid(), s)
+		raise(s)
 	}
 }
 

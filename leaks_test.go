@@ -1,3 +1,5 @@
+//go:build unix
+
 package exectest_test
 
 import (
@@ -18,14 +20,14 @@ func TestAssertCancelAbandoningRunner(t *testing.T) {
 				d := exectest.NewDescendant(tb, sh.opts...)
 				res = exectest.AssertCancel(tb, d, abandoning(d.Argv()))
 			})
-			f.wantVerdict(t, "fail",
+			f.wantVerdict(t, "fail", reachable([]string{
 				"goroutines left running after run returned: got 2, want 0",
 				"os/exec.(*Cmd).writerDescriptor.func1",
 				"copies the command's output into a Writer",
 				"runners.Abandoning.func1", // the wrapper's own Wait goroutine
 				"descriptors of the test process left open",
 				"fixture processes alive after run returned",
-			)
+			})...)
 			if res.CopyGoroutines == 0 || len(res.Goroutines) == 0 || res.LeakedGoroutines != 2 {
 				t.Errorf("result: got CopyGoroutines %d, Goroutines %q, LeakedGoroutines %d, want both set and 2 leaked", res.CopyGoroutines, res.Goroutines, res.LeakedGoroutines)
 			}
@@ -34,6 +36,7 @@ func TestAssertCancelAbandoningRunner(t *testing.T) {
 }
 
 func TestAssertCancelUnclosedStdoutPipe(t *testing.T) {
+	needSight(t, "which ends of the command's pipes the test process still holds")
 	reap := make(chan *exec.Cmd, 1)
 	var res exectest.Result
 	f := runFake(t, func(tb testing.TB) {
@@ -77,6 +80,7 @@ func TestLeakChecksCanBeSwitchedOff(t *testing.T) {
 }
 
 func TestGoroutineCheckSaysWhenItHadNothingToCheck(t *testing.T) {
+	needSight(t, "the fixture child's stdin, stdout and stderr")
 	t.Parallel()
 	var res exectest.Result
 	f := runFake(t, func(tb testing.TB) {

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,7 +18,6 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/internal/role"
-	"golang.org/x/sys/unix"
 )
 
 // monitor reads the fixture's reports from its FIFO and keeps what they
@@ -159,6 +157,9 @@ func (m *monitor) handle(e marker.Event) {
 	case e.Kind == marker.Alive && reason == "" && m.execs:
 		reason, raced = m.awaitExec(id, st.Comm)
 	}
+	if e.Kind == marker.Alive && reason == "" && !gone && proc.Portable() {
+		reason = m.olderThanChild(id, st)
+	}
 	if e.Kind == marker.Alive && reason == "" && !gone && !raced {
 		reason = m.notInShape(id)
 	}
@@ -252,7 +253,7 @@ func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 		case s.Comm == sleepComm && s.State == "S":
 			// Asleep, it got past its loader and libraries: a sleep
 			// that is true, or lacks its libc, never gets here.
-			reason = runsSleep(id.PID)
+			reason = runsSleep(id)
 		default:
 			return false
 		}
@@ -271,22 +272,6 @@ func (m *monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 var execPolling = backoff.Schedule{
 	First: 20 * time.Microsecond, Max: 200 * time.Microsecond,
 	Slow: 20 * time.Millisecond, SlowMax: 5 * time.Millisecond,
-}
-
-// runsSleep says why pid, named "sleep", does not run the program at
-// /bin/sleep in its own root (a script there runs its interpreter), or ""
-// when it does or the test may not look (another user's process).
-func runsSleep(pid int) string {
-	var exe, file unix.Stat_t
-	dir := "/proc/" + strconv.Itoa(pid)
-	if unix.Stat(dir+"/exe", &exe) != nil || unix.Stat(dir+"/root/bin/sleep", &file) != nil {
-		return ""
-	}
-	if exe.Dev != file.Dev || exe.Ino != file.Ino {
-		target, _ := os.Readlink(dir + "/exe")
-		return fmt.Sprintf("pid %d: program: got %s, want /bin/sleep itself (a script in its place runs its interpreter)", pid, target)
-	}
-	return ""
 }
 
 // lapse says why the descendant's proof of life no longer holds, or ""
@@ -332,6 +317,9 @@ func (m *monitor) diedAfterReport(pid int) string {
 // the process that fits the report and holds the fixture's FIFO open.
 // gone says the process exited before it could be found.
 func identify(e marker.Event, fifo string) (st proc.Stat, id proc.Identity, reason string, gone bool) {
+	if proc.Portable() {
+		return identifyPortable(e, fifo)
+	}
 	if e.Stat == "" {
 		return st, id, fmt.Sprintf("pid %d could not read /proc/self/stat: mount /proc where the command runs", e.PID), false
 	}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package exectest_test
 
 import (
@@ -5,6 +7,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"syscall"
+	"time"
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/examples/runners"
@@ -96,5 +100,27 @@ func separateOutputs(argv []string) func(context.Context) error {
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		return cmd.Run()
+	}
+}
+
+// lateKill returns as soon as ctx is done and kills the command's group
+// later, from a goroutine that then waits for it: run returned with the
+// whole tree still running.
+func lateKill(after time.Duration) runner {
+	return func(argv []string) func(context.Context) error {
+		return func(ctx context.Context) error {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				return err
+			}
+			<-ctx.Done()
+			go func() {
+				time.Sleep(after)
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				cmd.Wait()
+			}()
+			return ctx.Err()
+		}
 	}
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package exectest_test
 
 import (
@@ -41,6 +43,7 @@ func keptWriteEnd(held chan<- *os.File) runner {
 }
 
 func TestHangNamesTheTestProcessHoldingTheWriteEnd(t *testing.T) {
+	needSight(t, "who holds the command's pipes")
 	held := make(chan *os.File, 1)
 	returned := make(chan struct{})
 	var res exectest.Result
@@ -75,6 +78,7 @@ func TestHangNamesTheTestProcessHoldingTheWriteEnd(t *testing.T) {
 }
 
 func TestHangLeavesOutTheTestProcessHoldingStdin(t *testing.T) {
+	needSight(t, "who holds the command's pipes")
 	// The test writes to the command's stdin: its write end there is not
 	// why Wait does not return. The descendant holding stdout is.
 	var res exectest.Result

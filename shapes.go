@@ -8,7 +8,7 @@ import (
 
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/role"
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
 // descendantRole is what the fixture's shape makes its descendant.
@@ -46,8 +46,8 @@ func (m *monitor) notInShape(id proc.Identity) string {
 	if (sp.Launch || sp.DoubleFork) && m.startedIt(s.PPID) {
 		why = append(why, fmt.Sprintf("parent: got pid %d, still the fixture's, want it gone (the descendant orphaned)", s.PPID))
 	}
-	if sp.IgnoreTerm {
-		const want = 1<<(unix.SIGINT-1) | 1<<(unix.SIGTERM-1)
+	if sp.IgnoreTerm && !proc.Portable() { // the portable mode cannot read dispositions
+		const want = 1<<(syscall.SIGINT-1) | 1<<(syscall.SIGTERM-1)
 		if ign, ok := ignoredSignals(id.PID); ok && ign&want != want {
 			why = append(why, fmt.Sprintf("SigIgn: got %016x, want SIGINT and SIGTERM (%016x) among them", ign, uint64(want)))
 		}

@@ -31,6 +31,9 @@ func strict(tb testing.TB) bool {
 func skipVacuous(tb testing.TB, format string, args ...any) {
 	tb.Helper()
 	msg := fmt.Sprintf(format, args...)
+	if p := portableLine(); p != "" {
+		msg += "\n(" + p + ")"
+	}
 	if strict(tb) {
 		tb.Fatalf("%s\n(failing instead of skipping: %s=1)", msg, strictEnv)
 	}

@@ -23,4 +23,10 @@
 // below it. Under t.Parallel these checks cannot tell which test started
 // a process; exectest.AssertCancel tracks its own fixture per check
 // instead, and the processes of a fixture in use are left to it.
+//
+// Off Linux (macOS, FreeBSD, OpenBSD, Windows), and on Linux with
+// EXECTEST_PORTABLE=1, processes, parents and creation times come from
+// gopsutil and there is no child subreaper: an escaped orphan goes to init
+// and is not seen, which every report says. Where gopsutil lists no
+// process (NetBSD), every check fails, saying so, rather than find nothing.
 package proctest

@@ -10,9 +10,10 @@ import (
 // in the process tree, what it runs, and which of a command's pipes it
 // holds.
 type Process struct {
-	// PID and Start (clock ticks since boot, field 22 of /proc/PID/stat)
-	// name the process for its whole life: a recycled pid has another
-	// start time.
+	// PID and Start (clock ticks since boot, field 22 of /proc/PID/stat;
+	// in the portable mode, gopsutil's creation time in ms since the
+	// epoch) name the process for its whole life: a recycled pid has
+	// another start time.
 	PID   int
 	Start uint64
 	// PPID, PGID and SID are its parent, process group and session, as

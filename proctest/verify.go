@@ -10,6 +10,10 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 )
 
+// portableNote is what a report of the portable mode (off Linux, or
+// EXECTEST_PORTABLE=1) says of what it cannot see.
+const portableNote = "portable mode: processes found by gopsutil's parent links; cannot see an escaped orphan reparented to init (no child subreaper)"
+
 // TestingT is the part of testing.TB that [VerifyNone] uses.
 type TestingT interface {
 	Helper()
@@ -30,6 +34,12 @@ type TestingT interface {
 // process: another test's processes are reported too. Call it from tests
 // that do not run in parallel, or scope it with [IgnoreProcess];
 // exectest.AssertCancel tracks its own fixture per check instead.
+//
+// Off Linux, and on Linux with EXECTEST_PORTABLE=1, it runs in the
+// portable mode: processes and their parents from gopsutil, identified by
+// pid and creation time. There is no child subreaper there, so an escaped
+// orphan goes to init and is not below the test process: Find cannot see
+// it, and its reports say so.
 func Find(opts ...Option) error {
 	c := newVerifyConfig(opts)
 	if err := c.err(); err != nil {
@@ -68,6 +78,9 @@ func (e *foundError) Error() string {
 	fmt.Fprintf(&b, "proctest: unexpected processes below the test process: got %d, want 0", len(e.processes))
 	for _, p := range e.processes {
 		b.WriteString("\n\t" + p.String())
+	}
+	if proc.Portable() {
+		b.WriteString("\n(" + portableNote + ")")
 	}
 	return b.String()
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package proctest_test
 
 import (
@@ -5,28 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 )
-
-// recordingT records what a check reports instead of failing the test.
-type recordingT struct {
-	mu     sync.Mutex
-	errors []string
-}
-
-func (r *recordingT) Helper() {}
-func (r *recordingT) Errorf(format string, args ...any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.errors = append(r.errors, fmt.Sprintf(format, args...))
-}
-
-func (r *recordingT) text() string { return strings.Join(r.errors, "\n") }
 
 // leak starts a process that nobody stops: the helper that always leaks.
 // The real test kills it at the end.
@@ -51,6 +37,9 @@ func TestVerifyNoneFailsOnALeak(t *testing.T) {
 	if !strings.Contains(rt.text(), "unexpected processes below the test process: got 1, want 0") ||
 		!strings.Contains(rt.text(), want) || !strings.Contains(rt.text(), "/bin/sleep 31") {
 		t.Errorf("VerifyNone with a leaked sleep: got %q, want it to name %s and /bin/sleep 31", rt.text(), want)
+	}
+	if portable := strings.Contains(rt.text(), "portable mode: "); portable != proc.Portable() {
+		t.Errorf("VerifyNone's report in the %s mode: got %q, want the portable mode named there and only there", proc.Mode(), rt.text())
 	}
 }
 
@@ -86,6 +75,9 @@ func TestIgnoreCurrentAndIgnoreProcess(t *testing.T) {
 }
 
 func TestFindSeesADoubleForkEscapee(t *testing.T) {
+	if proc.Portable() {
+		t.Skipf("portable mode: cannot see an escaped orphan reparented to init (no child subreaper), so this verdict is the Linux mode's only")
+	}
 	if !proc.IsSubreaper() {
 		t.Fatalf("test binary: got no child subreaper, want one (VerifyTestMain turns it on)")
 	}

@@ -12,10 +12,7 @@ import (
 	"os/exec"
 	"runtime"
 	"sync/atomic"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Bookkeeping is the processor time the start-up bookkeeping costs.
@@ -25,7 +22,7 @@ const Bookkeeping = 20 * time.Millisecond
 // once the bookkeeping is done.
 func Run(ctx context.Context, argv []string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -43,7 +40,7 @@ func Run(ctx context.Context, argv []string) error {
 		return err
 	case <-ctx.Done():
 		if armed.Load() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(cmd)
 		} else {
 			cmd.Process.Kill() // the bug: the descendant survives
 		}
@@ -60,10 +57,4 @@ func spend(d time.Duration) {
 	start := threadTime()
 	for threadTime()-start < d {
 	}
-}
-
-func threadTime() time.Duration {
-	var ts unix.Timespec
-	unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
-	return time.Duration(ts.Nano())
 }

@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // machine is what the figures depend on.
@@ -24,10 +22,7 @@ type machine struct {
 func describeMachine(bound time.Duration, runs int) machine {
 	m := machine{Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(),
 		Root: os.Geteuid() == 0, Bound: bound.String(), Runs: runs}
-	var u unix.Utsname
-	if unix.Uname(&u) == nil {
-		m.Kernel = unix.ByteSliceToString(u.Release[:])
-	}
+	m.Kernel = kernelRelease()
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Sscan(strings.Fields(string(b))[0], &m.Load)
 	}

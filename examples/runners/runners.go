@@ -72,8 +72,8 @@ func WaitDelayOnly(ctx context.Context, argv []string) error {
 // the group (setsid) escapes it.
 func GroupKill(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second
 	return cmd.Run()
 }

@@ -2,20 +2,18 @@ package proc
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/shirou/gopsutil/v4/process"
-	"golang.org/x/sys/unix"
 )
 
 // Facts is what a message says of one process. Its fields are those of
 // proctest.Process, in the same order, so that one converts to the other.
 type Facts struct {
 	PID             int
-	Start           uint64 // clock ticks since boot: with PID, the process's identity
+	Start           uint64 // clock ticks since boot (portable mode: ms since the epoch): with PID, the process's identity
 	PPID, PGID, SID int
 	State           string
 	Age             time.Duration
@@ -47,7 +45,7 @@ func Describe(id Identity, role string) (Process, bool) {
 			p.Cmdline = joinArgs(args)
 		}
 	}
-	p.Age = age(s.Start)
+	p.Age = current().age(s.Start)
 	if p.Cmdline == "" {
 		p.Cmdline = "[" + s.Comm + "]"
 	}
@@ -99,7 +97,8 @@ func (p Facts) String() string {
 // SafeGroup reports whether a process group may be signalled as a whole by
 // the test: never group 0 or 1, never the test's own group.
 func SafeGroup(pgid int) bool {
-	return pgid > 1 && pgid != unix.Getpgrp()
+	own, ok := ownGroup()
+	return ok && pgid > 1 && pgid != own
 }
 
 // joinArgs joins a command line for a message; an argument that is a
@@ -125,24 +124,4 @@ func shorten(cmdline string) string {
 		return cmdline[:maxCmdline] + "..."
 	}
 	return cmdline
-}
-
-// ticksPerSecond is USER_HZ, the unit of start times in /proc: 100 on
-// every Linux architecture.
-const ticksPerSecond = 100
-
-// age is how long ago a process that started at start (clock ticks since
-// boot) started, to the tick.
-func age(start uint64) time.Duration {
-	b, err := os.ReadFile("/proc/uptime")
-	if err != nil {
-		return 0
-	}
-	f, _, _ := strings.Cut(string(b), " ")
-	up, err := strconv.ParseFloat(f, 64)
-	if err != nil {
-		return 0
-	}
-	d := time.Duration(up*float64(time.Second)) - time.Duration(start)*time.Second/ticksPerSecond
-	return max(d, 0).Round(10 * time.Millisecond)
 }

@@ -16,4 +16,11 @@
 // grows with the fixture's processes, not with the machine's.
 // [PipeHolders] does scan, for a failure's diagnosis, and [RemoveStale]
 // once per test binary, for what a killed test binary left behind.
+//
+// All of the above is the Linux mode. Off Linux, and on Linux with
+// EXECTEST_PORTABLE=1, the portable mode takes the same facts from
+// gopsutil (see [Portable], [CannotSee]): the start time is the creation
+// time, a signal goes to an os.Process found by pid and re-checked first,
+// the tree comes from every process's parent, and there is no cgroup, no
+// subreaper and no other process's descriptors.
 package proc

@@ -6,18 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // Identity names one process for its whole life: its pid in the test's PID
 // namespace and its start time. Two processes never share both, so an
 // Identity whose pid has been recycled simply stops matching.
 type Identity struct {
-	PID   int
-	Start uint64 // clock ticks since boot, field 22 of /proc/PID/stat
+	PID int
+	// Start is clock ticks since boot, field 22 of /proc/PID/stat; in the
+	// portable mode, gopsutil's creation time, ms since the epoch.
+	Start uint64
 }
 
 func (id Identity) String() string { return "pid " + strconv.Itoa(id.PID) }
@@ -57,35 +56,18 @@ func (id Identity) Alive() bool {
 // named by id. It opens a pidfd first and checks the start time after, so
 // a pid recycled at any moment is never signalled. A process already gone
 // is not an error.
-func (id Identity) Kill() error { return id.Signal(unix.SIGKILL) }
+func (id Identity) Kill() error { return id.Signal(syscall.SIGKILL) }
 
 // Signal sends sig to the process under the same rule as [Identity.Kill].
-func (id Identity) Signal(sig unix.Signal) error {
+// The portable mode checks the identity right before it signals, through
+// an os.Process that pins the process where the system can (a pidfd on
+// Linux, a handle on Windows); on macOS and the BSDs a pid recycled in the
+// moment between the check and kill(2) is the one risk left.
+func (id Identity) Signal(sig syscall.Signal) error {
 	if id.PID <= 1 || id.PID == os.Getpid() {
 		return fmt.Errorf("proctest: refusing to signal %v: got pid %d, want a fixture process", sig, id.PID)
 	}
-	pidfd, err := unix.PidfdOpen(id.PID, 0)
-	if err != nil {
-		if errors.Is(err, unix.ESRCH) {
-			return nil
-		}
-		if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
-			return fmt.Errorf("proctest: pidfd_open %d: %w", id.PID, err)
-		}
-		// Kernels before 5.3: check, then signal by pid. The window is the
-		// time between two system calls, and the pid must be recycled in it.
-		if !id.matches() {
-			return nil
-		}
-		return ignoreGone(unix.Kill(id.PID, sig))
-	}
-	defer unix.Close(pidfd)
-	// The pidfd pins the process it was opened on; if that is still ours,
-	// the signal can reach no one else.
-	if !id.matches() {
-		return nil
-	}
-	return ignoreGone(unix.PidfdSendSignal(pidfd, sig, nil, 0))
+	return current().signal(id, sig)
 }
 
 func (id Identity) matches() bool {
@@ -94,7 +76,7 @@ func (id Identity) matches() bool {
 }
 
 func ignoreGone(err error) error {
-	if err == nil || errors.Is(err, unix.ESRCH) {
+	if err == nil || errors.Is(err, syscall.ESRCH) || errors.Is(err, os.ErrProcessDone) {
 		return nil
 	}
 	return err
@@ -102,26 +84,5 @@ func ignoreGone(err error) error {
 
 // NSpid returns the pids of the process in each PID namespace it belongs
 // to, from the one of /proc's mount down to its own (the NSpid line of
-// /proc/PID/status).
-func NSpid(pid int) ([]int, error) {
-	b, err := os.ReadFile(procPath(pid, "status"))
-	if err != nil {
-		return nil, err
-	}
-	for line := range strings.Lines(string(b)) {
-		rest, ok := strings.CutPrefix(line, "NSpid:")
-		if !ok {
-			continue
-		}
-		var pids []int
-		for _, f := range strings.Fields(rest) {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				return nil, fmt.Errorf("proctest: NSpid of %d: %w", pid, err)
-			}
-			pids = append(pids, n)
-		}
-		return pids, nil
-	}
-	return []int{pid}, nil
-}
+// /proc/PID/status); in the portable mode, its pid alone.
+func NSpid(pid int) ([]int, error) { return current().nspid(pid) }

@@ -1,14 +1,11 @@
 package proc
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // OwnerTag names the test process in the names of what the toolkit makes
@@ -20,6 +17,13 @@ func OwnerTag() string { return ownerTag() }
 
 var ownerTag = sync.OnceValue(func() string {
 	return pidNamespaceInode() + "." + strconv.Itoa(os.Getpid())
+})
+
+// ownPIDNamespace names the test process's PID namespace, "" if unknown
+// (off Linux, and in PID namespaces without /proc).
+var ownPIDNamespace = sync.OnceValue(func() string {
+	l, _ := os.Readlink("/proc/self/ns/pid")
+	return l
 })
 
 // pidNamespaceInode is the inode of the test's PID namespace, "0" if
@@ -46,11 +50,7 @@ func staleOwner(tag string) bool {
 	if err != nil || n <= 0 {
 		return false
 	}
-	if errors.Is(unix.Kill(n, 0), unix.ESRCH) {
-		return true
-	}
-	st, err := ReadStat(n) // a zombie has exited too
-	return err == nil && st.Zombie()
+	return current().gone(n)
 }
 
 // RemoveStale removes, from dir, what killed test runs left: every entry
@@ -91,9 +91,24 @@ func RemoveStale(dir, prefix string) {
 	}
 }
 
-// isCgroupFS reports whether dir is on a cgroup file system, where no FIFO
-// can be.
-func isCgroupFS(dir string) bool {
-	var fs unix.Statfs_t
-	return unix.Statfs(dir, &fs) == nil && (fs.Type == unix.CGROUP2_SUPER_MAGIC || fs.Type == unix.CGROUP_SUPER_MAGIC)
+// killStaleHolders kills, by identity, the processes that a killed test
+// run's fixtures left running, and returns them. Without a cgroup nothing
+// else names them: their owner is gone, and they were reparented to init.
+// What proves that a process is such a leftover is a descriptor on a FIFO
+// inside one of the dead owner's fixture folders in dir (every fixture
+// process holds the fixture's FIFO for as long as it runs): either the
+// FIFO still there, the same file (device and inode), or one unlinked
+// since (the link reads "DIR/PREFIX+TAG-TOKEN-XXXX/marker (deleted)",
+// the folder having been removed by a run that did not look for holders).
+//
+// It reads all of /proc: a test binary does so once, at its first
+// fixture. It looks only at processes of the test's own effective uid (as
+// root, at all), never at the test process itself, and signals no group.
+// The portable mode cannot read descriptors: it finds none.
+func killStaleHolders(dir, prefix string) []Identity {
+	holders := current().staleHolders(dir, prefix)
+	for _, id := range holders {
+		id.Kill() // a holder gone in between is no error, and nothing else can be done
+	}
+	return holders
 }

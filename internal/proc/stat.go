@@ -2,7 +2,6 @@ package proc
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -16,7 +15,7 @@ type Stat struct {
 	PGID    int
 	SID     int
 	Flags   uint64 // the kernel's PF_* flags (field 9): PF_EXITING says it is exiting
-	Start   uint64 // start time in clock ticks since boot
+	Start   uint64 // start time: clock ticks since boot; in the portable mode, ms since the epoch
 	RawLine string
 }
 
@@ -54,14 +53,9 @@ func ParseStat(line string) (Stat, error) {
 	return s, nil
 }
 
-// ReadStat reads /proc/PID/stat.
-func ReadStat(pid int) (Stat, error) {
-	b, err := os.ReadFile(procPath(pid, "stat"))
-	if err != nil {
-		return Stat{}, err
-	}
-	return ParseStat(string(b))
-}
+// ReadStat reads /proc/PID/stat, or in the portable mode the same facts
+// from gopsutil (without Flags and RawLine).
+func ReadStat(pid int) (Stat, error) { return current().readStat(pid) }
 
 func procPath(pid int, name string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/" + name

@@ -1,14 +1,14 @@
 package proc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // A Tracker follows every process of one fixture, so that none escapes
@@ -47,7 +47,8 @@ type Tracker struct {
 	// children of the test process, maybe os/exec's, so never reaped here.
 	found map[int]bool
 
-	held *unix.Stat_t // the file every fixture process holds, if any
+	held *fileID // the file every fixture process holds, if any
+	arg  string  // what every fixture process's arguments hold, for the portable mode
 }
 
 // Subreaper makes the test process a child subreaper, once, and says why
@@ -103,10 +104,17 @@ func (t *Tracker) JoinFrom() (cgroup, namespace string) {
 	return own, procPath(os.Getpid(), "ns/cgroup")
 }
 
+// PortableTracking starts what [Tracker.Mechanism] says in the portable
+// mode.
+const PortableTracking = "portable mode: the fixture's reports and the processes below them, by gopsutil's parent links"
+
 // Mechanism says how the tracker follows processes, for messages. It
 // changes when [Tracker.Adopt] leaves a process where the code under test
 // put it.
 func (t *Tracker) Mechanism() string {
+	if Portable() {
+		return PortableTracking + " (cannot see " + strings.Join(CannotSee(), "; ") + ")"
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	fallback := "child subreaper and the fixture's reports"
@@ -177,7 +185,7 @@ func (t *Tracker) leave(id Identity, where string) {
 	defer t.mu.Unlock()
 	t.elsewhere = append(t.elsewhere, fmt.Sprintf("pid %d runs in a cgroup the code under test chose, %s", id.PID, where))
 	// The kernel refuses a cgroup with members: then it stays, for them.
-	if t.cgroup != nil && unix.Rmdir(t.cgroup.Path) == nil {
+	if t.cgroup != nil && t.cgroup.removeEmpty() {
 		t.cgroup = nil
 	}
 }
@@ -190,8 +198,8 @@ func (t *Tracker) leave(id Identity, where string) {
 // killed with the others but never reaped here: a child of the test
 // process may be os/exec's to wait for.
 func (t *Tracker) FollowHolders(file string) error {
-	var st unix.Stat_t
-	if err := unix.Stat(file, &st); err != nil {
+	st, err := statFile(file)
+	if err != nil {
 		return fmt.Errorf("proctest: follow holders of %s: %w", file, err)
 	}
 	t.mu.Lock()
@@ -200,8 +208,25 @@ func (t *Tracker) FollowHolders(file string) error {
 	return nil
 }
 
-// holders lists the test process's children that hold the followed file.
+// FollowArg makes the tracker count, in the portable mode, every process
+// whose arguments hold s (the fixture's token) as a member, with its
+// tree: the portable mode sees no held file, and an orphan of the fixture
+// that never reported still carries the token until it execs another
+// program. The Linux mode follows the held file instead (see
+// [Tracker.FollowHolders]).
+func (t *Tracker) FollowArg(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.arg = s
+}
+
+// holders lists the test process's children that hold the followed file;
+// in the portable mode, the processes whose arguments hold the followed
+// argument.
 func (t *Tracker) holders() []Identity {
+	if Portable() {
+		return t.withArg()
+	}
 	t.mu.Lock()
 	held := t.held
 	// Every process is a member of the cgroup, unless one was left
@@ -213,12 +238,34 @@ func (t *Tracker) holders() []Identity {
 	}
 	var out []Identity
 	for _, pid := range Children(os.Getpid()) {
-		if !holds(pid, held.Dev, held.Ino) {
+		if !current().holds(pid, *held) {
 			continue
 		}
 		// Identified after the look: a pid reused since is a new start
 		// time, and holds nothing of ours.
-		if id, err := Identify(pid); err == nil && holds(pid, held.Dev, held.Ino) {
+		if id, err := Identify(pid); err == nil && current().holds(pid, *held) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// withArg lists the processes whose arguments hold the followed argument
+// and that started no earlier than the first fixture child: a wrapper the
+// code under test ran the fixture's command line through (env, timeout,
+// sudo) holds the token too, but started before it, and is not the
+// fixture's. None before a fixture child was adopted.
+func (t *Tracker) withArg() []Identity {
+	t.mu.Lock()
+	arg, roots := t.arg, slices.Clone(t.roots)
+	t.mu.Unlock()
+	if len(roots) == 0 {
+		return nil
+	}
+	first := slices.MinFunc(roots, func(a, b Identity) int { return cmp.Compare(a.Start, b.Start) })
+	var out []Identity
+	for _, id := range psWithArg(arg) {
+		if id.Start >= first.Start {
 			out = append(out, id)
 		}
 	}
@@ -268,12 +315,13 @@ func (t *Tracker) Members(known []Identity) []Identity {
 		}
 		t.mu.Unlock()
 	}()
+	children := current().tree()
 	for _, id := range seeds {
 		if !id.Alive() {
 			continue
 		}
 		add(id)
-		for _, pid := range Descendants(id.PID) {
+		for _, pid := range walk(id.PID, children) {
 			if d, err := Identify(pid); err == nil && d.Start >= id.Start {
 				add(d)
 			}

@@ -21,8 +21,15 @@ import (
 // kernel kills every other member after it). A process that is alive and
 // none of these is not being killed by anyone: if it dies later, something
 // killed it later.
+//
+// The portable mode sees neither pending signals nor namespaces: a process
+// is dying there once it is gone or a zombie, so one killed a moment
+// before the look counts as alive (the survivor check's grace covers it).
 func Dying(id proc.Identity) bool {
 	s, err := id.Stat()
+	if proc.Portable() {
+		return err != nil || s.Exiting()
+	}
 	if err != nil || s.Exiting() || fatalPending(id.PID) {
 		return true
 	}
@@ -132,13 +139,25 @@ func namespaceDying(pid int, s proc.Stat) bool {
 // microseconds, but they are steps.
 const sandboxTeardown = 2 * time.Millisecond
 
+// portableTeardown is how long the portable mode gives a process to show
+// that it is being killed: a SIGKILLed process is gone or a zombie within
+// microseconds on an idle machine, milliseconds on a loaded one.
+const portableTeardown = 20 * time.Millisecond
+
 // DyingSoon is [Dying], except that a process in another PID namespace
-// than the test's gets up to a couple of milliseconds to show it: killing
+// than the test's (any process, in the portable mode, which sees no
+// pending signal: up to portableTeardown) gets up to a couple of
+// milliseconds to show it: killing
 // a sandbox reaches its members in steps (see namespaceDying), and a look
 // between two steps sees a member nothing has signalled yet.
 func DyingSoon(id proc.Identity) bool {
 	if Dying(id) {
 		return true
+	}
+	if proc.Portable() {
+		// Pending signals cannot be seen: a process killed a moment
+		// before the look still runs its exit. Give it the moment.
+		return backoff.Schedule{First: 100 * time.Microsecond, Max: 2 * time.Millisecond}.Poll(portableTeardown, func() bool { return Dying(id) })
 	}
 	own, err := os.Readlink("/proc/self/ns/pid")
 	ns, err2 := os.Readlink("/proc/" + strconv.Itoa(id.PID) + "/ns/pid")

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,30 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// killStaleHolders kills, by identity, the processes that a killed test
-// run's fixtures left running, and returns them. Without a cgroup nothing
-// else names them: their owner is gone, and they were reparented to init.
-// What proves that a process is such a leftover is a descriptor on a FIFO
-// inside one of the dead owner's fixture folders in dir (every fixture
-// process holds the fixture's FIFO for as long as it runs): either the
-// FIFO still there, the same file (device and inode), or one unlinked
-// since (the link reads "DIR/PREFIX+TAG-TOKEN-XXXX/marker (deleted)",
-// the folder having been removed by a run that did not look for holders).
-//
-// It reads all of /proc: a test binary does so once, at its first
-// fixture. It looks only at processes of the test's own effective uid (as
-// root, at all), never at the test process itself, and signals no group.
-func killStaleHolders(dir, prefix string) []Identity {
-	holders := staleHolders(dir, prefix)
-	for _, id := range holders {
-		id.Kill() // a holder gone in between is no error, and nothing else can be done
-	}
-	return holders
-}
-
-// staleHolders lists the processes that hold a FIFO inside a fixture
+// linuxStaleHolders lists the processes that hold a FIFO inside a fixture
 // folder of dir whose owner is a dead test process (see [staleOwner]).
-func staleHolders(dir, prefix string) []Identity {
+func linuxStaleHolders(dir, prefix string) []Identity {
 	m := staleMatcher{dirs: map[string]bool{filepath.Clean(dir): true}, prefix: prefix, stale: map[string]bool{}}
 	// /proc shows resolved paths: TMPDIR may be a symbolic link.
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
@@ -128,4 +108,20 @@ func (m staleMatcher) inStaleFolder(path string) bool {
 		m.stale[tag] = stale
 	}
 	return stale
+}
+
+// linuxGone reports whether no process has pid (a zombie has exited too).
+func linuxGone(n int) bool {
+	if errors.Is(unix.Kill(n, 0), unix.ESRCH) {
+		return true
+	}
+	st, err := ReadStat(n) // a zombie has exited too
+	return err == nil && st.Zombie()
+}
+
+// isCgroupFS reports whether dir is on a cgroup file system, where no FIFO
+// can be.
+func isCgroupFS(dir string) bool {
+	var fs unix.Statfs_t
+	return unix.Statfs(dir, &fs) == nil && (fs.Type == unix.CGROUP2_SUPER_MAGIC || fs.Type == unix.CGROUP_SUPER_MAGIC)
 }

@@ -92,6 +92,7 @@ func descends(pid, ancestor int) bool {
 // the same pid and start time. Each must resolve to its own process, or
 // (without a file to tell them apart) to none; never to another's.
 func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
+	linuxMode(t)
 	t.Parallel()
 	bwrap.Need(t)
 	collisions := 0
@@ -127,6 +128,7 @@ func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
 // In the test's own namespace too, a process counts only if it holds the
 // file.
 func TestResolveHoldingSameNamespace(t *testing.T) {
+	linuxMode(t)
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "held")
 	f, err := os.Create(file)
@@ -158,6 +160,7 @@ func TestResolveHoldingSameNamespace(t *testing.T) {
 // test's namespace. Holding the file, it is found by that pid; without a
 // file to hold, Resolve stays strict and finds none.
 func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
+	linuxMode(t)
 	t.Parallel()
 	prefix := unsharetest.PIDNamespace(t)
 	file := filepath.Join(t.TempDir(), "held")

@@ -36,20 +36,6 @@ func TestFatalIn(t *testing.T) {
 }
 
 // start runs argv as a child of the test and returns its identity.
-func start(t *testing.T, argv ...string) (*exec.Cmd, proc.Identity) {
-	t.Helper()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cmd, id
-}
-
 // awaitEnd polls w.End for up to 5s.
 func awaitEnd(t *testing.T, w *Watch) End {
 	t.Helper()
@@ -64,6 +50,7 @@ func awaitEnd(t *testing.T, w *Watch) End {
 }
 
 func TestDyingAndEnd(t *testing.T) {
+	linuxMode(t)
 	cmd, id := start(t, "/bin/sleep", "10")
 	if Dying(id) {
 		t.Errorf("Dying of a sleeping process: got true, want false")
@@ -91,6 +78,7 @@ func TestDyingAndEnd(t *testing.T) {
 }
 
 func TestEndOnItsOwn(t *testing.T) {
+	linuxMode(t)
 	_, id := start(t, "/bin/sh", "-c", "read x; exit 3")
 	w, err := Open(id)
 	if err != nil {
@@ -107,6 +95,7 @@ func TestEndOnItsOwn(t *testing.T) {
 // A process that another process reaps: only the pidfd's exit information
 // (Linux 6.15) can tell how it ended.
 func TestEndReapedByAnother(t *testing.T) {
+	linuxMode(t)
 	var u syscall.Utsname
 	syscall.Uname(&u)
 	var major, minor int
@@ -138,5 +127,14 @@ func TestEndReapedByAnother(t *testing.T) {
 	defer w.Close()
 	if e := awaitEnd(t, w); !e.OnItsOwn() || e.Status != 0 {
 		t.Errorf("End of a grandchild that slept and exited: got %v, want exited with status 0", e)
+	}
+}
+
+// linuxMode skips a test of the pidfd watch in the portable mode, which
+// has none (TestPortable covers that mode).
+func linuxMode(t *testing.T) {
+	t.Helper()
+	if proc.Portable() {
+		t.Skipf("the Linux mode's pidfd watch: %s=1 forces the portable mode", proc.PortableEnv)
 	}
 }

@@ -24,6 +24,7 @@ import (
 // is removed at once; with a process adopted into it first, it stays for
 // that one, and the mechanism names both.
 func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
+	linuxMode(t)
 	if os.Geteuid() != 0 {
 		t.Skip("making a cgroup for the command, as a runner does, needs root here: the rest of this run covers the unprivileged user")
 	}

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -139,28 +137,6 @@ func TestLifetimeMustOutlastTheCheck(t *testing.T) {
 			t.Parallel()
 			runFake(t, c.fn).wantVerdict(t, "fail", c.want, "fix: exectest.NewDescendant(t, exectest.Lifetime(")
 		})
-	}
-}
-
-// lateKill returns as soon as ctx is done and kills the command's group
-// later, from a goroutine that then waits for it: run returned with the
-// whole tree still running.
-func lateKill(after time.Duration) runner {
-	return func(argv []string) func(context.Context) error {
-		return func(ctx context.Context) error {
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			if err := cmd.Start(); err != nil {
-				return err
-			}
-			<-ctx.Done()
-			go func() {
-				time.Sleep(after)
-				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				cmd.Wait()
-			}()
-			return ctx.Err()
-		}
 	}
 }
 

@@ -58,6 +58,7 @@ func fixtureFolder(t *testing.T, dir, name string) string {
 // removed already; holders of a running owner's FIFO, of a file that is no
 // FIFO, or of a FIFO elsewhere live on.
 func TestRemoveStaleKillsHoldersOfDeadRunsFIFOs(t *testing.T) {
+	linuxMode(t)
 	dir, elsewhere := t.TempDir(), t.TempDir()
 	dead := deadOwnerTag(t)
 	holders := map[string]proc.Identity{}

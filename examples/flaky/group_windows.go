@@ -1,0 +1,9 @@
+package flaky
+
+import "os/exec"
+
+// ownGroup does nothing: Windows has no process groups of this kind.
+func ownGroup(*exec.Cmd) {}
+
+// killGroup kills the process alone, all that Windows offers here.
+func killGroup(cmd *exec.Cmd) { cmd.Process.Kill() }

@@ -1,0 +1,4 @@
+package main
+
+// kernelRelease is "" on Windows: the figures name no kernel there.
+func kernelRelease() string { return "" }

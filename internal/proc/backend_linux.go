@@ -1,0 +1,44 @@
+//go:build linux
+
+package proc
+
+import "os"
+
+// linuxBackend reads /proc and uses pidfds, cgroups and the child
+// subreaper.
+var linuxBackend backend
+
+// chosen is the backend of this test process: the portable one with
+// EXECTEST_PORTABLE=1, so that what runs on macOS and the BSDs is tested
+// on Linux too.
+var chosen = &linuxBackend
+
+// The backends are filled in at init: their functions use the package's
+// own, which use current, and a variable may not depend on itself.
+func init() {
+	linuxBackend = backend{
+		name:            "linux",
+		readStat:        linuxReadStat,
+		children:        linuxChildren,
+		descendants:     func(pid int) []int { return walk(pid, linuxChildren) },
+		tree:            func() func(int) []int { return linuxChildren },
+		fds:             linuxFDs,
+		pipes:           linuxPipes,
+		pipeHolders:     linuxPipeHolders,
+		fdTarget:        linuxFDTarget,
+		signal:          linuxSignal,
+		age:             linuxAge,
+		nspid:           linuxNSpid,
+		holds:           linuxHolds,
+		resolve:         linuxResolve,
+		enableSubreaper: linuxEnableSubreaper,
+		isSubreaper:     linuxIsSubreaper,
+		gone:            linuxGone,
+		staleHolders:    linuxStaleHolders,
+	}
+	if os.Getenv(PortableEnv) == "1" {
+		chosen = &portableBackend
+	}
+}
+
+func current() *backend { return chosen }

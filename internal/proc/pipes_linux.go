@@ -1,0 +1,97 @@
+package proc
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+func linuxFDs(pid int, only map[string]string) []FD {
+	entries, err := os.ReadDir(procPath(pid, "fd"))
+	if err != nil {
+		return nil
+	}
+	var fds []FD
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		target, err := os.Readlink(procPath(pid, "fd/"+e.Name()))
+		if err != nil {
+			continue
+		}
+		if _, ok := only[target]; only != nil && !ok {
+			continue
+		}
+		fds = append(fds, FD{Num: n, Target: target, Write: writable(pid, e.Name())})
+	}
+	return fds
+}
+
+// linuxPipes lists the pipes a process has open, from the links only.
+func linuxPipes(pid int) map[string]bool {
+	entries, err := os.ReadDir(procPath(pid, "fd"))
+	if err != nil {
+		return nil
+	}
+	pipes := map[string]bool{}
+	for _, e := range entries {
+		if target, err := os.Readlink(procPath(pid, "fd/"+e.Name())); err == nil && IsPipe(target) {
+			pipes[target] = true
+		}
+	}
+	return pipes
+}
+
+// writable reads the access mode from fdinfo's flags (octal).
+func writable(pid int, fd string) bool {
+	b, err := os.ReadFile(procPath(pid, "fdinfo/"+fd))
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "flags:"); ok {
+			flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
+			return err == nil && flags&3 != 0 // O_WRONLY or O_RDWR
+		}
+	}
+	return false
+}
+
+func linuxFDTarget(pid, fd int) (string, error) {
+	return os.Readlink(procPath(pid, "fd/"+strconv.Itoa(fd)))
+}
+
+// linuxPipeHolders scans every process in /proc (see PipeHolders).
+func linuxPipeHolders(targets map[string]string, skip []int) []Identity {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var ids []Identity
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || contains(skip, pid) {
+			continue
+		}
+		for _, fd := range linuxFDs(pid, nil) {
+			if _, ok := targets[fd.Target]; ok && fd.Write {
+				if id, err := Identify(pid); err == nil {
+					ids = append(ids, id)
+				}
+				break
+			}
+		}
+	}
+	return ids
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}

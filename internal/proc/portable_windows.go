@@ -1,0 +1,7 @@
+package proc
+
+// groupAndSession is 0, 0: Windows has neither.
+func groupAndSession(int) (pgid, sid int) { return 0, 0 }
+
+// ownFDs is none: Windows handles are not descriptors of this kind.
+func ownFDs() []FD { return nil }

@@ -1,0 +1,46 @@
+//go:build unix
+
+package procstate
+
+import (
+	"os/exec"
+	"testing"
+
+	"github.com/exectest/exectest/internal/proc"
+)
+
+// TestPortable: the portable mode has no watch, says why, and counts a
+// process as dying only once it is gone or a zombie.
+func TestPortable(t *testing.T) {
+	if !proc.Portable() {
+		t.Skipf("the portable mode: run with %s=1 (it is the only mode off Linux)", proc.PortableEnv)
+	}
+	cmd, id := start(t, "/bin/sleep", "30")
+	if w, err := Open(id); err == nil || w != nil {
+		t.Errorf("Open in the portable mode: got %v, %v, want nil and an error", w, err)
+	} else if err != errNoWatch {
+		t.Errorf("Open's error: got %v, want %v", err, errNoWatch)
+	}
+	if Dying(id) || DyingSoon(id) {
+		t.Errorf("Dying of a sleeping process: got true, want false")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if !Dying(id) || !DyingSoon(id) {
+		t.Errorf("Dying of a killed and reaped process: got false, want true")
+	}
+}
+
+func start(t *testing.T, argv ...string) (*exec.Cmd, proc.Identity) {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	id, err := proc.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd, id
+}

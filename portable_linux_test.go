@@ -1,0 +1,3 @@
+package exectest_test
+
+const onLinux = true

@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package exectest_test
+
+const onLinux = false
