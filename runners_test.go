@@ -87,6 +87,12 @@ func unclosedPipe(reap chan<- *exec.Cmd) runner {
 			}
 			reap <- cmd
 			<-ctx.Done()
+			// os/exec's watch calls Cancel too, but in its own goroutine,
+			// which may run only after this return: the tree would then
+			// still run when run returned, a true survivor. Stop it here
+			// (the policy's Cancel runs once; the later call reports the
+			// first's result), and leak only the goroutine and the pipe.
+			_ = cmd.Cancel()
 			return ctx.Err()
 		}
 	}
