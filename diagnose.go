@@ -99,6 +99,8 @@ func fixUnproved(s snapshot, ran string, dir string) string {
 		return "fix: make /bin/sleep a working sleep where the command runs (bind it with its libraries), or use exectest.Hermetic(), which needs no /bin/sleep"
 	case strings.Contains(said, notInShapeText):
 		return "fix: let the command's tree take the fixture's shape where it runs (see what the fixture reported above), or check it with a NewDescendant option it allows"
+	case strings.Contains(said, notBelowTestText):
+		return "fix: the portable mode follows only processes below the test process in its own PID namespace, and the command runs in another (a sandbox's --unshare-pid): check this in the Linux mode (on Linux, unset " + proc.PortableEnv + "), or run the command in the test's PID namespace"
 	case ran != "":
 		return "fix: let the command reach the fixture's folder " + dir + ": run it where that path is visible and writable to it, or set TMPDIR to a folder it can see"
 	case s.started == 0:

@@ -26,10 +26,14 @@ func identifyPortable(e marker.Event, fifo string) (st proc.Stat, id proc.Identi
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), true
 	}
 	if (e.Kind == marker.Started || e.Kind == marker.Running) && !belowTest(st) {
-		return st, id, fmt.Sprintf("pid %d: portable mode: not below the test process (ppid %d), so not a fixture child the test started", e.PID, st.PPID), false
+		return st, id, fmt.Sprintf("pid %d: %s (ppid %d), so not a fixture child the test started", e.PID, notBelowTestText, st.PPID), false
 	}
 	return st, id, "", false
 }
+
+// notBelowTestText starts the reason a report is refused for where its
+// process stands; the fix line looks for it.
+const notBelowTestText = "portable mode: not below the test process"
 
 // maxDepth bounds the walk up the parents: a fixture child is a few
 // levels below the test process (a shell, a runner, a sandbox).

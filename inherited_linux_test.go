@@ -74,6 +74,7 @@ func TestCorrectRunnerInheritingTheTestsOutput(t *testing.T) {
 }
 
 func TestCorrectRunnerWithAPipeOpenedBeforeRun(t *testing.T) {
+	needSight(t, "the fixture child's stdin, stdout and stderr")
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {
 			t.Parallel()
@@ -130,6 +131,7 @@ var commandsPipe = regexp.MustCompile(`the command's std(in|out|err)`)
 // a pipe and to a terminal: a correct runner's verdict must not depend on
 // where go test's output goes.
 func TestVerdictWhereverTheTestOutputGoes(t *testing.T) {
+	needSight(t, "the test process's output descriptors as /proc names them")
 	t.Parallel()
 	const inner = "TestCorrectRunnerInheritingTheTestsOutput"
 	outputs := []struct {

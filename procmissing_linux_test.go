@@ -14,6 +14,7 @@ import (
 // it skips with the reason, or fails under EXECTEST_STRICT=1. The test
 // binary runs itself inside a sandbox whose /proc is empty.
 func TestProcMissing(t *testing.T) {
+	needSight(t, "/proc (it reads none, so a missing one changes nothing)")
 	if os.Getenv("EXECTEST_INNER_PROC_MISSING") == "1" {
 		d := exectest.NewDescendant(t)
 		exectest.AssertCancel(t, d, policy(d.Argv()))

@@ -29,6 +29,7 @@ var escapes = []struct {
 // cgroup reads "/" (the test's own, when the test runs in the root
 // cgroup).
 func TestAssertCancelRunnerCgroup(t *testing.T) {
+	needSight(t, "cgroups")
 	parent := runnerCgroupParent(t)
 	nsErr := probeCgroupNamespace()
 	for _, sh := range shapes {
@@ -64,6 +65,7 @@ func TestAssertCancelRunnerCgroup(t *testing.T) {
 // child is caught every time: the descendant it leaves in its cgroup is
 // still tracked, and found alive after run returns.
 func TestRunnerCgroupStress(t *testing.T) {
+	needSight(t, "cgroups")
 	parent := runnerCgroupParent(t)
 	cases := []struct {
 		name       string
@@ -118,6 +120,7 @@ func TestRunnerCgroupStress(t *testing.T) {
 // before exectest kills the holders, while their cgroup can still be
 // read).
 func TestRunnerCgroupHangNamesItsCgroup(t *testing.T) {
+	needSight(t, "cgroups")
 	parent := runnerCgroupParent(t)
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 // processes, found by the FIFO they hold, and removes the folder: without
 // a cgroup too (as nobody), and when the folder was removed already.
 func TestNextRunKillsWhatAKilledRunLeft(t *testing.T) {
+	needSight(t, "which processes hold a killed run's FIFO, by which the next run finds what it left")
 	t.Run("this user", func(t *testing.T) {
 		cases := []struct {
 			shape  string

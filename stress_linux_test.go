@@ -83,7 +83,10 @@ func TestNoFalseAlarms(t *testing.T) {
 	startBurners(t, 2*runtime.NumCPU())
 	const lanes = 4 // parallel subtests per runner
 	pidNamespace := func(r runner) func(t *testing.T) runner {
-		return func(t *testing.T) runner { return prefixed(unsharetest.PIDNamespace(t), r) }
+		return func(t *testing.T) runner {
+			needSight(t, "processes in another PID namespace")
+			return prefixed(unsharetest.PIDNamespace(t), r)
+		}
 	}
 	for name, mk := range map[string]func(t *testing.T) runner{
 		"group kill by hand": always(fixed),
@@ -97,6 +100,7 @@ func TestNoFalseAlarms(t *testing.T) {
 		// Killed on the way out: at the return the sandbox's processes are
 		// not signalled yet, but its init dies with bwrap, which is.
 		"kills a sandbox that dies with it, returns without waiting": func(t *testing.T) runner {
+			needSight(t, "processes in another PID namespace")
 			needBwrap(t)
 			return prefixed(unsharedPID, killAndReturn)
 		},

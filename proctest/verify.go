@@ -141,7 +141,9 @@ func VerifyTestMain(m TestingM, opts ...Option) {
 }
 
 func verifyTestMain(m TestingM, opts ...Option) int {
-	if err := proc.Subreaper(); err != nil {
+	// The portable mode has no subreaper by design (see the package
+	// documentation): no line for it.
+	if err := proc.Subreaper(); err != nil && !proc.Portable() {
 		fmt.Fprintf(os.Stderr, "proctest: no child subreaper (%v): escaped orphans go unseen\n", err)
 	}
 	c := newVerifyConfig(append([]Option{IgnoreCurrent()}, opts...))
