@@ -5,6 +5,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwrap"
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // An env is where the command runs: the fixture's shape and a wrapper
@@ -30,7 +31,7 @@ func envs() []env {
 		{name: "escaping (setsid) descendant", opts: shape(exectest.Escaping()), unavailable: needs("setsid")},
 		{name: "double-fork daemon", opts: shape(exectest.DoubleFork()), unavailable: needs("setsid")},
 		{name: "bwrap, shared PID namespace", wrap: bwrap.Args(), unavailable: bwrapUnavailable},
-		{name: "bwrap --unshare-pid --die-with-parent", wrap: bwrap.Args(bwrap.UnsharePID()), unavailable: bwrapUnavailable},
+		{name: "bwrap --unshare-pid --die-with-parent", wrap: bwrap.Args(bwrap.UnsharePID()), unavailable: both(bwrapUnavailable, otherPIDNamespace)},
 		{name: "hermetic fixture", opts: shape(exectest.Hermetic()), unavailable: always},
 	}
 }
@@ -48,6 +49,29 @@ func needs(program string) func() string {
 		return ""
 	}
 }
+
+// both says why a or b cannot run here, a first, or "".
+func both(a, b func() string) func() string {
+	return func() string {
+		if why := a(); why != "" {
+			return why
+		}
+		return b()
+	}
+}
+
+// otherPIDNamespace says that the portable mode cannot follow a command
+// into a PID namespace of its own, or "": each cell would skip.
+func otherPIDNamespace() string {
+	if proc.Portable() {
+		return portableNoPIDNamespace
+	}
+	return ""
+}
+
+// portableNoPIDNamespace starts the reason of a row the portable mode
+// cannot measure.
+const portableNoPIDNamespace = "portable mode: cannot follow processes in another PID namespace"
 
 // bwrapUnavailable says why bubblewrap makes no sandbox here, or "".
 func bwrapUnavailable() string {
