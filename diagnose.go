@@ -42,8 +42,11 @@ func fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
 		}
 	}
 	for _, p := range ps {
-		if p.role == role.OrphanedDescendant && p.PGID == child.PGID {
-			return fixLauncher // still in the exited child's group, which nothing killed
+		// Still in the exited child's group, which nothing killed. The
+		// portable mode may not have read the child's facts before it
+		// exited (child.PID 0): the role alone says it was a launcher.
+		if p.role == role.OrphanedDescendant && (p.PGID == child.PGID || child.PID == 0) {
+			return fixLauncher
 		}
 	}
 	for _, p := range ps {
