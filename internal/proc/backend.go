@@ -89,6 +89,8 @@ type backend struct {
 	gone func(pid int) bool
 	// staleHolders lists the processes that hold a dead run's FIFO.
 	staleHolders func(dir, prefix string) []Identity
+	// fifoHolders lists the processes that hold a FIFO in a folder.
+	fifoHolders func(folder string) []Identity
 }
 
 // fileID names a file by device and inode, as a descriptor on it shows.

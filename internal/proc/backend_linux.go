@@ -35,6 +35,7 @@ func init() {
 		isSubreaper:     linuxIsSubreaper,
 		gone:            linuxGone,
 		staleHolders:    linuxStaleHolders,
+		fifoHolders:     linuxFIFOHolders,
 	}
 	if os.Getenv(PortableEnv) == "1" {
 		chosen = &portableBackend

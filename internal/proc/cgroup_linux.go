@@ -15,10 +15,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// cgroupPrefix starts the name of every cgroup the toolkit makes: no
-// parent folder to make and remove each time.
-const cgroupPrefix = "exectest-"
-
 // NewCgroup makes a cgroup v2 named exectest-OWNER-name (OWNER is
 // [OwnerTag]; the first one also removes what killed runs left, see
 // [RemoveStale]): directly under the root of the

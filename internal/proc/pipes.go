@@ -1,6 +1,10 @@
 package proc
 
-import "strings"
+import (
+	"os"
+	"slices"
+	"strings"
+)
 
 // FD is one open descriptor of a process.
 type FD struct {
@@ -11,12 +15,23 @@ type FD struct {
 
 // FDs lists a process's open descriptors; none in the portable mode,
 // which cannot read them.
-func FDs(pid int) []FD { return current().fds(pid, nil) }
+func FDs(pid int) []FD { return withoutOwn(pid, current().fds(pid, nil)) }
 
 // FDsOn lists a process's descriptors that point at one of targets; it
 // reads each descriptor's fdinfo only for those, which is what makes it
 // cheap enough for a passing check.
-func FDsOn(pid int, targets map[string]string) []FD { return current().fds(pid, targets) }
+func FDsOn(pid int, targets map[string]string) []FD {
+	return withoutOwn(pid, current().fds(pid, targets))
+}
+
+// withoutOwn leaves out of the test process's descriptors the pipe to its
+// watchdog (see [SetWatchdog]).
+func withoutOwn(pid int, fds []FD) []FD {
+	if _, fd, ok := watchdog(); ok && pid == os.Getpid() {
+		return slices.DeleteFunc(fds, func(f FD) bool { return f.Num == fd })
+	}
+	return fds
+}
 
 // Pipes lists the pipes a process has open, by target ("pipe:[1234]").
 // It reads the links only, never fdinfo: cheap enough for every check.

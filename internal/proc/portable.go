@@ -40,6 +40,7 @@ func init() {
 		isSubreaper:     func() bool { return false },
 		gone:            psGone,
 		staleHolders:    func(string, string) []Identity { return nil },
+		fifoHolders:     func(string) []Identity { return nil },
 	}
 }
 

@@ -5,15 +5,43 @@ import (
 	"sync"
 )
 
-// LiveDescendants lists the live processes below the test process.
+// LiveDescendants lists the live processes below the test process, but
+// its watchdog (see [SetWatchdog]).
 func LiveDescendants() []Identity {
+	w, _, _ := watchdog()
 	var ids []Identity
 	for _, pid := range Descendants(os.Getpid()) {
-		if id, err := Identify(pid); err == nil && id.Alive() {
+		if id, err := Identify(pid); err == nil && id != w && id.Alive() {
 			ids = append(ids, id)
 		}
 	}
 	return ids
+}
+
+// own is what the toolkit keeps in the test process for itself: its
+// watchdog (package internal/watchdog) and the write end of the pipe to
+// it. Neither is any test's: no check reports them.
+var own struct {
+	sync.Mutex
+	watchdog Identity
+	fd       int // the pipe's descriptor, if set
+	set      bool
+}
+
+// SetWatchdog records the test process's watchdog and the descriptor of
+// its pipe in the test process: [LiveDescendants] leaves the one out,
+// [FDs] and [FDsOn] of the test process the other.
+func SetWatchdog(id Identity, fd int) {
+	own.Lock()
+	defer own.Unlock()
+	own.watchdog, own.fd, own.set = id, fd, true
+}
+
+// watchdog is what [SetWatchdog] recorded; ok is false before.
+func watchdog() (id Identity, fd int, ok bool) {
+	own.Lock()
+	defer own.Unlock()
+	return own.watchdog, own.fd, own.set
 }
 
 // active holds the trackers of fixtures in use: their processes are their

@@ -13,11 +13,32 @@ import (
 // linuxStaleHolders lists the processes that hold a FIFO inside a fixture
 // folder of dir whose owner is a dead test process (see [staleOwner]).
 func linuxStaleHolders(dir, prefix string) []Identity {
-	m := staleMatcher{dirs: map[string]bool{filepath.Clean(dir): true}, prefix: prefix, stale: map[string]bool{}}
-	// /proc shows resolved paths: TMPDIR may be a symbolic link.
+	m := staleMatcher{dirs: resolved(dir), prefix: prefix, stale: map[string]bool{}}
+	return scanFIFOHolders(m.inStaleFolder)
+}
+
+// linuxFIFOHolders lists the processes that hold a FIFO directly inside
+// folder: there, or unlinked since.
+func linuxFIFOHolders(folder string) []Identity {
+	folders := resolved(folder)
+	return scanFIFOHolders(func(path string) bool { return folders[filepath.Dir(path)] })
+}
+
+// resolved is dir as given, cleaned, and with its symbolic links resolved:
+// /proc shows resolved paths, and TMPDIR may be a symbolic link.
+func resolved(dir string) map[string]bool {
+	dirs := map[string]bool{filepath.Clean(dir): true}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		m.dirs[real] = true
+		dirs[real] = true
 	}
+	return dirs
+}
+
+// scanFIFOHolders lists the processes that have a FIFO open whose path
+// inFolder accepts (see holdsFIFO). It reads all of /proc, looks only at
+// processes of the caller's own effective uid (as root, at all), never at
+// the caller itself.
+func scanFIFOHolders(inFolder func(path string) bool) []Identity {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -38,7 +59,7 @@ func linuxStaleHolders(dir, prefix string) []Identity {
 		// Identified before the look: a pid reused after it is another
 		// start time, and Kill leaves it alone.
 		id, err := Identify(pid)
-		if err != nil || !m.holds(pid) {
+		if err != nil || !holdsFIFO(pid, inFolder) {
 			continue
 		}
 		out = append(out, id)
@@ -46,15 +67,17 @@ func linuxStaleHolders(dir, prefix string) []Identity {
 	return out
 }
 
-// staleMatcher tells a descriptor on a dead owner's fixture FIFO.
+// staleMatcher tells a path inside a dead owner's fixture folder.
 type staleMatcher struct {
 	dirs   map[string]bool // the folder that holds fixture folders, as given and resolved
 	prefix string
 	stale  map[string]bool // owner tag -> its test process is gone
 }
 
-// holds reports whether pid has a dead owner's fixture FIFO open.
-func (m staleMatcher) holds(pid int) bool {
+// holdsFIFO reports whether pid has a FIFO open whose path inFolder
+// accepts: the same file (device and inode) as the one at that path, or
+// one unlinked since (the link reads "PATH (deleted)").
+func holdsFIFO(pid int, inFolder func(path string) bool) bool {
 	fdDir := "/proc/" + strconv.Itoa(pid) + "/fd/"
 	fds, err := os.ReadDir(fdDir)
 	if err != nil {
@@ -66,7 +89,7 @@ func (m staleMatcher) holds(pid int) bool {
 			continue
 		}
 		path, deleted := strings.CutSuffix(link, " (deleted)")
-		if !m.inStaleFolder(path) {
+		if !inFolder(path) {
 			continue
 		}
 		var held unix.Stat_t

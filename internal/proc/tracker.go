@@ -259,6 +259,12 @@ func (t *Tracker) withArg() []Identity {
 	t.mu.Lock()
 	arg, roots := t.arg, slices.Clone(t.roots)
 	t.mu.Unlock()
+	return withArgSince(arg, roots)
+}
+
+// withArgSince lists the processes whose arguments hold arg and that
+// started no earlier than the first of roots; none without roots.
+func withArgSince(arg string, roots []Identity) []Identity {
 	if len(roots) == 0 {
 		return nil
 	}
@@ -292,41 +298,14 @@ func (t *Tracker) Members(known []Identity) []Identity {
 		seeds = append(seeds, found...)
 	}
 	if cg != nil {
-		if pids, err := cg.PIDs(); err == nil {
-			for _, pid := range pids {
-				if id, err := Identify(pid); err == nil {
-					seeds = append(seeds, id)
-				}
-			}
-		}
+		seeds = append(seeds, cg.members()...)
 	}
-	var out []Identity
-	seen := map[int]bool{os.Getpid(): true}
-	add := func(id Identity) {
-		if !seen[id.PID] && id.Alive() {
-			seen[id.PID] = true
-			out = append(out, id)
-		}
+	out := Trees(seeds)
+	t.mu.Lock()
+	for _, id := range out {
+		t.seen[id.PID] = id
 	}
-	defer func() {
-		t.mu.Lock()
-		for _, id := range out {
-			t.seen[id.PID] = id
-		}
-		t.mu.Unlock()
-	}()
-	children := current().tree()
-	for _, id := range seeds {
-		if !id.Alive() {
-			continue
-		}
-		add(id)
-		for _, pid := range walk(id.PID, children) {
-			if d, err := Identify(pid); err == nil && d.Start >= id.Start {
-				add(d)
-			}
-		}
-	}
+	t.mu.Unlock()
 	return out
 }
 

@@ -1,5 +1,7 @@
 package proc
 
+import "os"
+
 // Children lists the pids of pid's children: from
 // /proc/PID/task/*/children (a child belongs to the thread that forked
 // it), or in the portable mode from every process's parent.
@@ -24,6 +26,35 @@ func walk(pid int, children func(int) []int) []int {
 		seen[p] = true
 		out = append(out, p)
 		stack = append(stack, children(p)...)
+	}
+	return out
+}
+
+// Trees lists the live processes among seeds and below them: of the
+// processes below a seed, those that started no earlier than it (a child
+// is never older than its parent). The caller is never listed. Its cost
+// is the size of those trees; the portable mode reads every process's
+// parent once.
+func Trees(seeds []Identity) []Identity {
+	var out []Identity
+	seen := map[int]bool{os.Getpid(): true}
+	add := func(id Identity) {
+		if !seen[id.PID] && id.Alive() {
+			seen[id.PID] = true
+			out = append(out, id)
+		}
+	}
+	children := current().tree()
+	for _, id := range seeds {
+		if !id.Alive() {
+			continue
+		}
+		add(id)
+		for _, pid := range walk(id.PID, children) {
+			if d, err := Identify(pid); err == nil && d.Start >= id.Start {
+				add(d)
+			}
+		}
 	}
 	return out
 }

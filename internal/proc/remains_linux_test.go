@@ -1,0 +1,138 @@
+package proc_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/internal/backoff"
+	"github.com/exectest/exectest/internal/proc"
+)
+
+// What a watchdog kills of a fixture whose test process died: the known
+// processes and the trees below them, and the holders of a FIFO of the
+// fixture's folder, which no report named; never a stranger, nor a pid
+// known with another start time (recycled since). Then it removes the
+// folder.
+func TestRemainsKillsTheFixtureOnly(t *testing.T) {
+	linuxMode(t)
+	marker := fixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+	root, below := startTree(t)
+	holder := holdFIFO(t, marker)
+	_, stranger := startSleep(t)
+	r := proc.Remains{
+		Owner: os.Getpid(),
+		Token: "tok",
+		Dir:   filepath.Dir(marker),
+		Known: []proc.Identity{root, {PID: stranger.PID, Start: stranger.Start + 1}},
+	}
+	want := map[string]proc.Identity{"known": root, "below the known": below, "FIFO holder": holder}
+
+	killed := r.Kill()
+
+	for what, id := range want {
+		if !slices.Contains(killed, id) {
+			t.Errorf("Kill: got %v, want the %s %v among them", killed, what, id)
+		}
+		if !backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !id.Alive() }) {
+			t.Errorf("the %s %v after Kill: alive, want dead", what, id)
+		}
+	}
+	if slices.Contains(killed, stranger) || !stranger.Alive() {
+		t.Errorf("the stranger %v, known only by its pid with another start time: got killed, want spared", stranger)
+	}
+	proc.Reap(below) // an orphan of the killed root, reparented to this test process
+	removed, err := r.Remove()
+	if err != nil || !slices.Equal(removed, []string{r.Dir}) {
+		t.Errorf("Remove: got %v, %v, want [%s], nil", removed, err, r.Dir)
+	}
+	if _, err := os.Stat(r.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the folder after Remove: got %v, want it gone", err)
+	}
+}
+
+// A folder or cgroup whose name does not carry the owner's tag is not the
+// fixture's: the watchdog neither removes it nor kills what holds a FIFO
+// in it, and says why.
+func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
+	linuxMode(t)
+	dir := t.TempDir()
+	for _, name := range []string{"exectest-" + deadOwnerTag(t) + "-tok-x", "exectest-tok-x", "other"} {
+		t.Run(name, func(t *testing.T) {
+			marker := fixtureFolder(t, dir, name)
+			holder := holdFIFO(t, marker)
+			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: filepath.Join(dir, name)}
+			if err := r.Refused(); err == nil {
+				t.Errorf("Refused: got nil, want the folder and the cgroup refused")
+			}
+			if killed := r.Kill(); len(killed) > 0 {
+				t.Errorf("Kill: got %v killed, want none", killed)
+			}
+			if removed, _ := r.Remove(); len(removed) > 0 {
+				t.Errorf("Remove: got %v removed, want nothing", removed)
+			}
+			if !holder.Alive() {
+				t.Errorf("the holder of %s: got killed, want spared", marker)
+			}
+			if _, err := os.Stat(marker); err != nil {
+				t.Errorf("the folder: got %v, want it kept", err)
+			}
+		})
+	}
+}
+
+// The watchdog kills a fixture's cgroup whole and removes it.
+func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
+	linuxMode(t)
+	cg, err := proc.NewCgroup(fmt.Sprintf("remains-%d", os.Getpid()))
+	if err != nil {
+		t.Skipf("no cgroup here (the tracker falls back): %v", err)
+	}
+	t.Cleanup(func() { cg.Kill(); cg.Remove() })
+	cmd, id := startSleep(t)
+	if err := cg.Add(id.PID); err != nil {
+		t.Fatal(err)
+	}
+	r := proc.Remains{Owner: os.Getpid(), Token: "tok", Cgroup: cg.Path}
+	if killed := r.Kill(); !slices.Equal(killed, []proc.Identity{id}) {
+		t.Errorf("Kill: got %v, want the cgroup's member %v", killed, id)
+	}
+	cmd.Wait()
+	removed, err := r.Remove()
+	if err != nil || !slices.Equal(removed, []string{cg.Path}) {
+		t.Errorf("Remove: got %v, %v, want [%s], nil", removed, err, cg.Path)
+	}
+}
+
+// startTree starts sh -c 'sleep 30 & wait' and returns the shell and the
+// sleep below it, once it runs. The test kills and reaps both at the end.
+func startTree(t *testing.T) (root, below proc.Identity) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `/bin/sleep 30 & echo $!; wait`)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("start /bin/sh: %v", err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var pid int
+	if _, err := fmt.Fscan(bufio.NewReader(out), &pid); err != nil {
+		t.Fatal(err)
+	}
+	if root, err = proc.Identify(cmd.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	if below, err = proc.Identify(pid); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { below.Kill(); proc.Reap(below) })
+	return root, below
+}
