@@ -1,0 +1,62 @@
+package watchdog
+
+import (
+	"bufio"
+	"io"
+	"time"
+
+	"github.com/exectest/exectest/internal/backoff"
+	"github.com/exectest/exectest/internal/proc"
+)
+
+// serve is the watchdog's life: it learns the fixtures of the test
+// process owner from in until EOF, which comes when the test process
+// exits, and then cleans up what is left of them.
+func serve(owner int, in io.Reader) {
+	fixtures := map[string]*proc.Remains{}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		if m, err := parse(sc.Text()); err == nil {
+			apply(fixtures, owner, m)
+		}
+	}
+	if sc.Err() != nil {
+		// A line it cannot read must not end the watch early: only EOF
+		// says that the test process is gone.
+		io.Copy(io.Discard, in)
+	}
+	cleanUp(fixtures)
+}
+
+// killWait bounds the wait for the killed processes to die before the
+// cgroups and folders are removed (a cgroup with members cannot be).
+const killWait = time.Second
+
+// cleanUp kills every fixture's processes, then removes the cgroups and
+// folders, and returns what it killed.
+func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
+	if len(fixtures) == 0 {
+		return nil
+	}
+	var killed []proc.Identity
+	for _, r := range fixtures {
+		killed = append(killed, r.Kill()...)
+	}
+	// Looked at again: a process forked while the first look killed.
+	for _, r := range fixtures {
+		killed = append(killed, r.Kill()...)
+	}
+	backoff.Poll(killWait, time.Millisecond, 50*time.Millisecond, func() bool {
+		for _, id := range killed {
+			if id.Alive() {
+				return false
+			}
+		}
+		return true
+	})
+	for _, r := range fixtures {
+		r.Remove()
+	}
+	return killed
+}

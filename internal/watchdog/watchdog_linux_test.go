@@ -1,0 +1,355 @@
+package watchdog_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/exectest/exectest/internal/backoff"
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/watchdog"
+)
+
+// goneWithin bounds how long after the pipe's EOF the watchdog has killed
+// and removed everything, and exited.
+const goneWithin = time.Second
+
+// The watchdog does nothing while the pipe is open. At EOF it kills the
+// processes of the fixtures it was told of (the known one, and one that
+// holds the fixture's FIFO without having been named), removes their
+// folders, leaves alone a fixture that ended, and exits, all within a
+// second.
+func TestWatchdogCleansUpAtEOF(t *testing.T) {
+	linuxMode(t)
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cmd := exec.Command(exe, watchdog.RoleFlag+strconv.Itoa(os.Getpid()))
+	cmd.ExtraFiles = []*os.File{r}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	folder, marker := fixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok1-x")
+	known := sleeper(t)
+	holder := holdFIFO(t, marker)
+	ended, endedMarker := fixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok2-x")
+	endedHolder := holdFIFO(t, endedMarker)
+	fmt.Fprintf(w, "dir tok1 %q\nproc tok1 %d %d\n", folder, known.PID, known.Start)
+	fmt.Fprintf(w, "dir tok2 %q\nproc tok2 %d %d\nend tok2\n", ended, endedHolder.PID, endedHolder.Start)
+
+	// Nothing happens while the test process lives: a short look.
+	time.Sleep(200 * time.Millisecond)
+	for _, id := range []proc.Identity{known, holder, endedHolder} {
+		if !id.Alive() {
+			t.Fatalf("%v with the pipe open: got killed, want alive", id)
+		}
+	}
+
+	w.Close()
+	closed := time.Now()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("watchdog's end: got %v, want exit status 0", err)
+		}
+	case <-time.After(goneWithin):
+		t.Fatalf("watchdog: still running %v after EOF", goneWithin)
+	}
+	for _, id := range []proc.Identity{known, holder} {
+		if !backoff.Poll(goneWithin-time.Since(closed), time.Millisecond, 20*time.Millisecond, func() bool { return !id.Alive() }) {
+			t.Errorf("fixture process %v %v after EOF: alive, want dead", id, goneWithin)
+		}
+	}
+	if _, err := os.Stat(folder); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("fixture folder after EOF: got %v, want it gone", err)
+	}
+	if !endedHolder.Alive() {
+		t.Errorf("holder of an ended fixture's FIFO: got killed, want alive")
+	}
+	if _, err := os.Stat(ended); err != nil {
+		t.Errorf("an ended fixture's folder: got %v, want it kept", err)
+	}
+}
+
+// The watchdog changes nothing the test sees: a process group of its own,
+// /dev/null for stdin, stdout and stderr, no descriptor but its pipe (and
+// the runtime's own), no working directory of the test's, the signals
+// that end a run from outside ignored; no process-leak check lists it, no
+// descriptor check the test process's end of its pipe, and no process the
+// test process starts inherits that end.
+func TestWatchdogStaysOutOfTheWay(t *testing.T) {
+	linuxMode(t)
+	t.Cleanup(watchdog.Die)
+	watchdog.Die() // the next starts with this test's inheritable descriptor
+	inheritable(t)
+	watchdog.Watch("tok-out-of-the-way").End()
+	id, ok := watchdog.Running()
+	if !ok {
+		t.Fatalf("watchdog: got none, %v", watchdog.Err())
+	}
+	st, err := id.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.PGID != id.PID || st.PPID != os.Getpid() {
+		t.Errorf("watchdog %v: got ppid %d, pgid %d, want this test process's child leading a group of its own", id, st.PPID, st.PGID)
+	}
+	// Ready once it ignores them: it has run its init.
+	var ign uint64
+	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
+		ign = sigIgnored(t, id.PID)
+		return ign&(1<<(syscall.SIGHUP-1)) != 0
+	})
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		if ign&(1<<(sig-1)) == 0 {
+			t.Errorf("watchdog %v: ignored signals: got mask %#x, want %v among them", id, ign, sig)
+		}
+	}
+	// Any descriptor the test process had without close-on-exec (this
+	// one, from its parent's side) is closed in the watchdog.
+	inherited := inheritable(t)
+	pipe := ""
+	for _, fd := range fds(t, id.PID) {
+		switch {
+		case fd.num <= 2 && fd.target == os.DevNull:
+		case fd.num == 3 && proc.IsPipe(fd.target):
+			pipe = fd.target
+		case fd.num > 3 && fd.target != inherited && fd.cloexec && !proc.IsPipe(fd.target):
+			// the runtime's own: epoll, eventfd, the cgroup's CPU limit
+		default:
+			t.Errorf("watchdog %v: fd %d: got %s (close-on-exec %v), want /dev/null for 0 to 2, its pipe for 3, only the runtime's own above", id, fd.num, fd.target, fd.cloexec)
+		}
+	}
+	if cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", id.PID)); cwd != "/" {
+		t.Errorf("watchdog %v: working directory: got %q, want /", id, cwd)
+	}
+	if slices.Contains(proc.LiveDescendants(), id) {
+		t.Errorf("LiveDescendants: got the watchdog %v, want it left out", id)
+	}
+	own := -1
+	for _, fd := range fds(t, os.Getpid()) {
+		if fd.target == pipe {
+			own = fd.num
+		}
+	}
+	if own < 0 {
+		t.Fatalf("test process: got no descriptor on the watchdog's pipe %s", pipe)
+	}
+	if slices.ContainsFunc(proc.FDs(os.Getpid()), func(fd proc.FD) bool { return fd.Num == own }) {
+		t.Errorf("FDs of the test process: got fd %d, its end of the watchdog's pipe, want it left out", own)
+	}
+	child := sleeper(t)
+	if slices.ContainsFunc(fds(t, child.PID), func(fd fdTarget) bool { return fd.target == pipe }) {
+		t.Errorf("a process the test process started: got a descriptor on the watchdog's pipe %s, want none (close-on-exec)", pipe)
+	}
+}
+
+// A watchdog killed under a running test is reaped, and the next fact
+// starts another, told of every fixture not cleaned up yet: at the test
+// process's death, the new one cleans those up.
+func TestWatchdogStartsAgainWhenLost(t *testing.T) {
+	linuxMode(t)
+	t.Cleanup(watchdog.Die)
+	dir := t.TempDir()
+	folder, marker := fixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x")
+	f := watchdog.Watch("tok3")
+	f.Dir(folder)
+	first, ok := watchdog.Running()
+	if !ok {
+		t.Fatalf("watchdog: got none, %v", watchdog.Err())
+	}
+	if err := first.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { return !first.Alive() })
+	known := sleeper(t)
+	f.Process(known)
+	second, ok := watchdog.Running()
+	if !ok || second == first {
+		t.Fatalf("watchdog after the first was killed: got %v (running %v), want another; %v", second, ok, watchdog.Err())
+	}
+	if _, err := first.Stat(); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the killed watchdog %v: got %v, want it reaped", first, err)
+	}
+	holder := holdFIFO(t, marker)
+	watchdog.Die()
+	for _, id := range []proc.Identity{known, holder} {
+		if !backoff.Poll(goneWithin, time.Millisecond, 20*time.Millisecond, func() bool { return !id.Alive() }) {
+			t.Errorf("fixture process %v after the second watchdog's EOF: alive, want dead", id)
+		}
+	}
+	if _, err := os.Stat(folder); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("fixture folder after the second watchdog's EOF: got %v, want it gone", err)
+	}
+}
+
+func linuxMode(t *testing.T) {
+	t.Helper()
+	if proc.Portable() {
+		t.Skipf("a test of the Linux mode: %s=1 forces the portable mode", proc.PortableEnv)
+	}
+}
+
+// sleeper starts /bin/sleep 30, killed and reaped at the test's end.
+func sleeper(t *testing.T) proc.Identity {
+	t.Helper()
+	cmd := exec.Command("/bin/sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("start /bin/sleep: %v", err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	id, err := proc.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// holdFIFO starts a process that holds file open as a fixture process
+// holds its FIFO, and returns it once it does; killed and reaped at the
+// test's end.
+func holdFIFO(t *testing.T, file string) proc.Identity {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `exec 9<>"$1" && echo holding && exec /bin/sleep 30`, "sh", file)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("start /bin/sh: %v", err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "holding\n" {
+		t.Fatalf("holder of %s: got %q, want \"holding\"", file, line)
+	}
+	id, err := proc.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// fixtureFolder makes dir/name with a FIFO named marker in it.
+func fixtureFolder(t *testing.T, dir, name string) (folder, marker string) {
+	t.Helper()
+	folder = filepath.Join(dir, name)
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker = filepath.Join(folder, "marker")
+	if err := unix.Mkfifo(marker, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return folder, marker
+}
+
+type fdTarget struct {
+	num     int
+	target  string
+	cloexec bool
+}
+
+// fds reads a process's descriptors from /proc, as they are.
+func fds(t *testing.T, pid int) []fdTarget {
+	t.Helper()
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []fdTarget
+	for _, e := range entries {
+		n, _ := strconv.Atoi(e.Name())
+		target, err := os.Readlink(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		info, _ := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%d", pid, n))
+		cloexec := false
+		for line := range strings.Lines(string(info)) {
+			if v, ok := strings.CutPrefix(line, "flags:"); ok {
+				flags, _ := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
+				cloexec = flags&unix.O_CLOEXEC != 0
+			}
+		}
+		out = append(out, fdTarget{n, target, cloexec})
+	}
+	return out
+}
+
+// sigIgnored is a process's mask of ignored signals.
+func sigIgnored(t *testing.T, pid int) uint64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mask
+		}
+	}
+	t.Fatal("no SigIgn line")
+	return 0
+}
+
+// inheritable opens, once per test binary, a descriptor without
+// close-on-exec, as a test process gets from its parent, and returns its
+// target.
+func inheritable(t *testing.T) string {
+	t.Helper()
+	inheritableOnce.Do(func() {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		// Dup without O_CLOEXEC; kept open for the test binary's life.
+		fd, err := unix.Dup(fdNum(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inheritableTarget, _ = os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	})
+	return inheritableTarget
+}
+
+var (
+	inheritableOnce   sync.Once
+	inheritableTarget string
+)
+
+func fdNum(f *os.File) int {
+	fd := -1
+	c, _ := f.SyscallConn()
+	c.Control(func(u uintptr) { fd = int(u) })
+	return fd
+}
