@@ -19,6 +19,7 @@ import (
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/watchdog"
 )
 
 // A Descendant is the fixture that a cancel must stop: a command whose
@@ -42,6 +43,7 @@ type Descendant struct {
 	scriptOnce sync.Once
 	mon        *monitor
 	tracker    *proc.Tracker
+	guard      *watchdog.Fixture // cleans up if the test process dies first
 	claimed    atomic.Bool
 }
 
@@ -96,8 +98,10 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 	}
 	if err := d.prepare(); err != nil {
 		d.removeDir()
+		d.guard.End()
 		tb.Fatalf("exectest.NewDescendant: %v", err)
 	}
+	noWatchdogOnce(tb)
 	d.register()             // cleaned up on SIGINT and SIGTERM too (see interrupt.go)
 	tb.Cleanup(d.unregister) // after d.cleanup: a signal during it finds the fixture
 	tb.Cleanup(d.cleanup)
@@ -119,6 +123,9 @@ func lookPath(tb testing.TB, name, pkg string) string {
 func (d *Descendant) prepare() error {
 	var err error
 	sweepTempDir()
+	// Started with the first fixture, the watchdog learns each part of
+	// this one as soon as it exists (see package internal/watchdog).
+	d.guard = watchdog.Watch(d.spec.Token)
 	if d.dir, err = os.MkdirTemp("", "exectest-"+proc.OwnerTag()+"-"+d.spec.Token+"-"); err != nil {
 		return fmt.Errorf("%w (the fixture's folder goes in TMPDIR, %q: it must be a writable folder that the command under test can read)", err, os.TempDir())
 	}
@@ -130,6 +137,7 @@ func (d *Descendant) prepare() error {
 		return fmt.Errorf("the fixture's folder %s: %w", d.dir, err)
 	}
 	d.dir = abs
+	d.guard.Dir(d.dir)
 	// The code under test may run the fixture as another user, or in a
 	// sandbox that binds this folder read-only: it must still reach the FIFO.
 	if err := os.Chmod(d.dir, 0o755); err != nil {
@@ -149,6 +157,9 @@ func (d *Descendant) prepare() error {
 	}
 	d.tracker = proc.NewTracker(d.spec.Token)
 	d.spec.Cgroup = d.tracker.CgroupProcs()
+	if d.spec.Cgroup != "" {
+		d.guard.Cgroup(filepath.Dir(d.spec.Cgroup))
+	}
 	d.spec.TestCgroup, d.spec.TestCgroupNS = d.tracker.JoinFrom()
 	// Every fixture process holds the marker FIFO (see package fixtures):
 	// without a cgroup, that finds the orphans that never reported.
@@ -169,7 +180,7 @@ func (d *Descendant) prepare() error {
 		d.tracker.Close()
 		return err
 	}
-	d.mon, err = startMonitor(d.spec, fixture.ExecsAfterReport(d.hermetic), d.tracker)
+	d.mon, err = startMonitor(d.spec, fixture.ExecsAfterReport(d.hermetic), d.tracker, d.guard)
 	if err != nil {
 		d.tracker.Close()
 	}
@@ -312,8 +323,24 @@ func (d *Descendant) cleanup() {
 	d.removeDir()
 	if err := errors.Join(errs...); err != nil {
 		d.tb.Errorf("exectest: cleanup of %v: %v", d.name(), err)
+		return // the watchdog tries again if the test process dies
 	}
+	d.guard.End()
 }
+
+// noWatchdogOnce logs, in the first test that makes a fixture, why the
+// test process has no watchdog, if it has none.
+var noWatchdogOnce = func() func(testing.TB) {
+	var once sync.Once
+	return func(tb testing.TB) {
+		tb.Helper()
+		if err := watchdog.Err(); err != nil {
+			once.Do(func() {
+				tb.Logf("exectest: no watchdog (%v): if this test binary is killed, its fixtures' processes, cgroups and folders stay until the next test binary's first fixture", err)
+			})
+		}
+	}
+}()
 
 // awaitDead polls, with a capped backoff, until the tracker has no live
 // member or grace has passed: the kernel tears killed processes down

@@ -2,20 +2,28 @@ package exectest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // Ctrl-C and kill(1) end a test binary without its cleanups: its fixture
 // processes, their cgroups and folders would stay until the next run (see
 // proc.RemoveStale). So while a fixture is in use, and only then, the
 // test binary catches SIGINT and SIGTERM: it kills the fixtures' processes,
-// removes their cgroups and folders, and raises the signal again with the
-// catch undone, so that the process dies of it as it would have.
+// removes their cgroups and folders, says so in one line on stderr, and
+// raises the signal again with the catch undone, so that the process dies
+// of it as it would have. (Whatever else kills it, its watchdog cleans up
+// after it: see package internal/watchdog.)
 //
 // Catching a signal in Go cannot be made invisible to the test binary's
 // own handlers (see docs/how-it-works.md): a signal.Notify of its own gets the
@@ -112,9 +120,10 @@ func startCatch() *catch {
 	return c
 }
 
-// interrupted cleans up every fixture in use, then stops catching and
-// raises sig again. Nothing is left to catch it unless the test binary
-// has a signal.Notify of its own for it: the process dies of sig.
+// interrupted cleans up every fixture in use, says in one line on stderr
+// what it killed and removed, then stops catching and raises sig again.
+// Nothing is left to catch it unless the test binary has a signal.Notify
+// of its own for it: the process dies of sig.
 func interrupted(c *catch, sig os.Signal) {
 	interrupts.mu.Lock()
 	var fixtures []*Descendant
@@ -123,12 +132,16 @@ func interrupted(c *catch, sig os.Signal) {
 	}
 	// Their cleanups will find nothing left to do.
 	clear(interrupts.active)
+	var killed []proc.Identity
 	for _, d := range fixtures {
+		killed = append(killed, d.tracker.Members(d.mon.snapshot().ids())...)
 		d.killAll() // by identity, and cgroup.kill
 	}
+	var removed []string
 	for _, d := range fixtures {
-		d.removeInterrupted()
+		removed = append(removed, d.removeInterrupted()...)
 	}
+	fmt.Fprintln(os.Stderr, interruptLine(sig, len(fixtures), killed, removed))
 	if interrupts.catch == c {
 		interrupts.catch = nil
 	}
@@ -139,12 +152,46 @@ func interrupted(c *catch, sig os.Signal) {
 	}
 }
 
+// interruptLine says what the cleanup on sig did, in one line.
+func interruptLine(sig os.Signal, fixtures int, killed []proc.Identity, removed []string) string {
+	name := sig.String()
+	switch sig {
+	case syscall.SIGINT:
+		name = "SIGINT"
+	case syscall.SIGTERM:
+		name = "SIGTERM"
+	}
+	killedWhat := "no process"
+	if len(killed) > 0 {
+		pids := make([]string, len(killed))
+		for i, id := range killed {
+			pids[i] = strconv.Itoa(id.PID)
+		}
+		killedWhat = "pid " + strings.Join(pids, ", ")
+	}
+	removedWhat := "nothing"
+	if len(removed) > 0 {
+		removedWhat = strings.Join(removed, ", ")
+	}
+	return fmt.Sprintf("exectest: %s with %d fixture(s) in use: killed %s; removed %s", name, fixtures, killedWhat, removedWhat)
+}
+
 // removeInterrupted removes the cgroup and the folder of a fixture whose
-// processes were just killed. Unlike the cleanup it reaps nothing and
-// reports nothing: the test binary is about to die.
-func (d *Descendant) removeInterrupted() {
+// processes were just killed, and returns what it removed. Unlike the
+// cleanup it reaps nothing and reports nothing: the test binary is about
+// to die.
+func (d *Descendant) removeInterrupted() []string {
+	var removed []string
 	awaitDead(d.tracker, d.mon.snapshot().ids(), time.Second)
-	d.tracker.Close() // waits up to a second for the killed to leave the cgroup
+	cg := d.tracker.CgroupProcs()
+	// Close waits up to a second for the killed to leave the cgroup.
+	if err := d.tracker.Close(); err == nil && cg != "" {
+		removed = append(removed, filepath.Dir(cg))
+	}
 	os.Remove(d.spec.Marker)
-	d.removeDir()
+	if d.dir != "" && os.RemoveAll(d.dir) == nil {
+		removed = append(removed, d.dir)
+	}
+	d.guard.End()
+	return removed
 }

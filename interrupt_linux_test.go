@@ -1,8 +1,6 @@
 package exectest_test
 
 import (
-	"errors"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -10,53 +8,12 @@ import (
 	"github.com/exectest/exectest"
 )
 
-// A test binary that gets SIGINT or SIGTERM while a fixture is in use
-// kills the fixture's processes, removes its cgroup and folder, and still
-// dies of that signal.
-func TestInterruptRemovesFixtures(t *testing.T) {
-	t.Run("this user", interruptRemovesFixtures)
-	t.Run("nobody", func(t *testing.T) {
-		runAsNobody(t, "^TestInterruptRemovesFixtures$/^this_user$")
-	})
-}
-
-func interruptRemovesFixtures(t *testing.T) {
-	cases := []struct {
-		shape string
-		sig   syscall.Signal
-	}{
-		{"shell", syscall.SIGINT},
-		{"shell", syscall.SIGTERM},
-		{"hermetic", syscall.SIGINT},
-		{"hermetic", syscall.SIGTERM},
-	}
-	for _, c := range cases {
-		t.Run(c.shape+"/"+c.sig.String(), func(t *testing.T) {
-			v := startVictim(t, t.TempDir(), c.shape, "")
-			if err := v.cmd.Process.Signal(c.sig); err != nil {
-				t.Fatal(err)
-			}
-			err := v.wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) {
-				t.Fatalf("victim's end: got %v, want death by %v", err, c.sig)
-			}
-			if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != c.sig {
-				t.Errorf("victim's end: got %v, want death by %v; stderr:\n%s", err, c.sig, v.stderr.String())
-			}
-			if left := v.leftovers(); len(left) > 0 {
-				t.Errorf("victim's fixture after %v: got %d left, want 0 (tracked by %s):\n\t%s", c.sig, len(left), v.tracker, strings.Join(left, "\n\t"))
-			}
-		})
-	}
-}
-
 // A signal.Notify of the test binary's own for the signal gets it twice:
 // the original, and the one raised again after the cleanup, which the
 // handler then takes instead of the default action: the process lives on,
 // as it would have without exectest, its fixture gone.
 func TestInterruptWithOwnHandler(t *testing.T) {
-	v := startVictim(t, t.TempDir(), "shell", "own")
+	v := startVictim(t, t.TempDir(), victimSpec{shape: "shell", handler: "own"})
 	if err := v.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +32,7 @@ func TestInterruptWithOwnHandler(t *testing.T) {
 // A test binary that ignores SIGINT keeps ignoring it while a fixture is
 // in use: exectest does not catch what the test binary ignores.
 func TestInterruptIgnoredStaysIgnored(t *testing.T) {
-	v := startVictim(t, t.TempDir(), "shell", "ignore")
+	v := startVictim(t, t.TempDir(), victimSpec{shape: "shell", handler: "ignore"})
 	if err := v.wait(); err != nil {
 		t.Errorf("victim that ignores SIGINT: got %v, want it to live on and pass; stderr:\n%s", err, v.stderr.String())
 	}

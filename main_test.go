@@ -16,10 +16,17 @@ func TestMain(m *testing.M) {
 	}
 	// Panic on any Cmd that is started and never waited for.
 	os.Setenv("GODEBUG", "execwait=2")
+	if testMainHook != nil {
+		testMainHook()
+	}
 	// Serve as the hermetic fixture, and fail the run if any test leaves
 	// a goroutine or a process behind.
 	exectest.VerifyTestMain(m)
 }
+
+// testMainHook is what a test file of this package has TestMain do first
+// (see victimTestMain).
+var testMainHook func()
 
 // shortSleep is a /bin/sleep that sleeps, as a real one does, but ends on
 // its own long before its argument says, with status 0: a check must see

@@ -18,6 +18,7 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/internal/role"
+	"github.com/exectest/exectest/internal/watchdog"
 )
 
 // monitor reads the fixture's reports from its FIFO and keeps what they
@@ -33,6 +34,7 @@ type monitor struct {
 	f       *os.File
 	goAhead *os.File // the fixture child waits for a line here before it forks
 	tracker *proc.Tracker
+	guard   *watchdog.Fixture
 	done    chan struct{} // the reader has ended
 
 	mu         sync.Mutex
@@ -67,7 +69,7 @@ type proof struct {
 	watch *procstate.Watch
 }
 
-func startMonitor(spec fixture.Spec, execs bool, tracker *proc.Tracker) (*monitor, error) {
+func startMonitor(spec fixture.Spec, execs bool, tracker *proc.Tracker, guard *watchdog.Fixture) (*monitor, error) {
 	path, goPath, token, escape := spec.Marker, spec.Go, spec.Token, spec.Escape
 	// O_RDWR keeps a writer open, so the reader never sees EOF between the
 	// fixture's reports, and a writer never blocks waiting for a reader.
@@ -81,7 +83,7 @@ func startMonitor(spec fixture.Spec, execs bool, tracker *proc.Tracker) (*monito
 		f.Close()
 		return nil, err
 	}
-	m := &monitor{path: path, token: token, escape: escape, spec: spec, execs: execs, f: f, goAhead: g, tracker: tracker,
+	m := &monitor{path: path, token: token, escape: escape, spec: spec, execs: execs, f: f, goAhead: g, tracker: tracker, guard: guard,
 		done: make(chan struct{}), changed: make(chan struct{}), alive: make(chan struct{}),
 		pipes: map[string]string{}}
 	go m.read()
@@ -133,6 +135,11 @@ func (m *monitor) handle(e marker.Event) {
 	started := e.Kind == marker.Started || e.Kind == marker.Running
 	if started || e.Kind == marker.Alive {
 		st, id, reason, gone = identify(e, m.path)
+		if reason == "" && !gone {
+			// Identified (and, in the Linux mode, holding the FIFO): the
+			// fixture's, whatever the checks below make of its report.
+			m.guard.Process(id)
+		}
 	}
 	var (
 		adoptErr error

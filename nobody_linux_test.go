@@ -1,6 +1,7 @@
 package exectest_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"os/user"
@@ -57,12 +58,19 @@ func runAsNobody(t *testing.T, run string) {
 	cmd := exec.Command(su, "nobody", "-s", "/bin/sh", "-c", script)
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
-	t.Logf("as nobody (uid %d): %s\n%s", uid, run, out)
+	wantRerunPassed(t, fmt.Sprintf("as nobody (uid %d)", uid), run, out, err)
+}
+
+// wantRerunPassed checks that the tests that run selects passed, and none
+// skipped, in a test binary run as how says.
+func wantRerunPassed(t *testing.T, how, run string, out []byte, err error) {
+	t.Helper()
+	t.Logf("%s: %s\n%s", how, run, out)
 	switch {
 	case err != nil:
-		t.Errorf("tests as nobody: got %v, want them passed", err)
+		t.Errorf("tests %s: got %v, want them passed", how, err)
 	case !strings.Contains(string(out), "--- PASS") || strings.Contains(string(out), "--- SKIP"):
-		t.Errorf("tests as nobody: got skipped or none run, want them passed")
+		t.Errorf("tests %s: got skipped or none run, want them passed", how)
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// A test binary killed mid-check (SIGKILL: no cleanup runs) leaves its
+// A test binary killed mid-check (SIGKILL: no cleanup runs) together with
+// its watchdog (a kill of the whole tree, the OOM killer) leaves its
 // fixture running. The next test binary's first fixture kills those
 // processes, found by the FIFO they hold, and removes the folder: without
 // a cgroup too (as nobody), and when the folder was removed already.
@@ -26,7 +27,8 @@ func TestNextRunKillsWhatAKilledRunLeft(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.shape+"/folder "+c.folder, func(t *testing.T) {
 				tmp := t.TempDir()
-				v := startVictim(t, tmp, c.shape, "")
+				v := startVictim(t, tmp, victimSpec{shape: c.shape})
+				v.killWatchdog(t)
 				v.cmd.Process.Kill()
 				v.wait()
 				if live := v.live(0); len(live) != len(v.procs) {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -19,6 +20,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/watchdog"
 )
 
 // The tests of what a killed or interrupted test binary leaves behind
@@ -28,8 +30,38 @@ import (
 const (
 	victimEnv        = "EXECTEST_VICTIM_SHAPE"   // "shell" or "hermetic"
 	victimHandlerEnv = "EXECTEST_VICTIM_HANDLER" // "" none, "own" a signal.Notify of its own, "ignore" signal.Ignore(SIGINT)
+	victimDeathEnv   = "EXECTEST_VICTIM_DEATH"   // how the victim dies by itself once ready (see victimDeaths); "" waits for the parent
 	nextRunEnv       = "EXECTEST_NEXT_RUN"       // turns TestNextRun on
 )
+
+// victimDeaths are the ways a victim ends by itself once its fixture is
+// ready: with the fixture in use, no cleanup of its runs.
+var victimDeaths = map[string]func(){
+	"exit":    func() { os.Exit(1) },
+	"panic":   func() { go func() { panic("victim: a panic in another goroutine") }() },
+	"timeout": func() {}, // the parent gave it a -test.timeout, which panics
+	"testmain": func() {
+		close(victimReady) // its TestMain gives up (see victimTestMain)
+	},
+}
+
+// victimReady is closed when the victim is ready to die in its TestMain.
+var victimReady = make(chan struct{})
+
+// victimTestMain is what a victim's TestMain does besides the tests: with
+// the death "testmain", it ends the process from TestMain, log.Fatal, in
+// the middle of a test, as a TestMain's own deadline or failed setup
+// watcher does.
+func victimTestMain() {
+	if os.Getenv(victimDeathEnv) == "testmain" {
+		go func() {
+			<-victimReady
+			log.Fatal("victim: TestMain gives up")
+		}()
+	}
+}
+
+func init() { testMainHook = victimTestMain }
 
 func TestVictim(t *testing.T) {
 	shape := os.Getenv(victimEnv)
@@ -86,6 +118,9 @@ func TestVictim(t *testing.T) {
 	for _, id := range []proc.Identity{child, desc} {
 		fmt.Printf("victim: process %d %d\n", id.PID, id.Start)
 	}
+	if w, ok := watchdog.Running(); ok {
+		fmt.Printf("victim: watchdog %d %d\n", w.PID, w.Start)
+	}
 	switch handler {
 	case "own":
 		fmt.Println("victim: ready")
@@ -108,6 +143,9 @@ func TestVictim(t *testing.T) {
 		fmt.Printf("victim: with a fixture in use, SIGINT ignored %v; after one, the descendant alive %v\n", ignored, desc.Alive())
 	default:
 		fmt.Println("victim: ready")
+		if die := victimDeaths[os.Getenv(victimDeathEnv)]; die != nil {
+			die()
+		}
 		time.Sleep(time.Minute)
 		t.Fatal("victim: not killed within a minute")
 	}
@@ -149,14 +187,23 @@ var noRaceExitSleep = "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit
 // A victim is TestVictim running in another process, and what it said of
 // its fixture.
 type victim struct {
-	cmd     *exec.Cmd
-	out     *bufio.Scanner
-	stderr  bytes.Buffer
-	said    []string
-	folder  string
-	cgroup  string
-	tracker string
-	procs   []proc.Identity
+	cmd      *exec.Cmd
+	out      *bufio.Scanner
+	stderr   bytes.Buffer
+	said     []string
+	folder   string
+	cgroup   string
+	tracker  string
+	procs    []proc.Identity
+	watchdog proc.Identity // zero if it said of none
+}
+
+// A victimSpec says what the victim does.
+type victimSpec struct {
+	shape   string   // the fixture's: "shell" or "hermetic"
+	handler string   // see victimHandlerEnv
+	death   string   // see victimDeathEnv
+	args    []string // for its test binary (-test.timeout)
 }
 
 // startVictim starts the victim and returns once its fixture has proved
@@ -165,14 +212,14 @@ type victim struct {
 // test does to it, the victim's fixture processes, folder and cgroup are
 // removed at the end (its orphans come back to this test process, the
 // child subreaper, which reaps them).
-func startVictim(t *testing.T, tmp, shape, handler string) *victim {
+func startVictim(t *testing.T, tmp string, s victimSpec) *victim {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &victim{cmd: exec.Command(exe, "-test.run=^TestVictim$", "-test.count=1")}
-	v.cmd.Env = append(os.Environ(), noRaceExitSleep, "TMPDIR="+tmp, victimEnv+"="+shape, victimHandlerEnv+"="+handler)
+	v := &victim{cmd: exec.Command(exe, append([]string{"-test.run=^TestVictim$", "-test.count=1"}, s.args...)...)}
+	v.cmd.Env = append(os.Environ(), noRaceExitSleep, "TMPDIR="+tmp, victimEnv+"="+s.shape, victimHandlerEnv+"="+s.handler, victimDeathEnv+"="+s.death)
 	v.cmd.Stderr = &v.stderr
 	v.cmd.WaitDelay = 5 * time.Second
 	stdout, err := v.cmd.StdoutPipe()
@@ -202,6 +249,10 @@ func startVictim(t *testing.T, tmp, shape, handler string) *victim {
 				t.Fatalf("victim said %q: %v", line, err)
 			}
 			v.procs = append(v.procs, id)
+		case strings.HasPrefix(rest, "watchdog "):
+			if _, err := fmt.Sscanf(rest, "watchdog %d %d", &v.watchdog.PID, &v.watchdog.Start); err != nil {
+				t.Fatalf("victim said %q: %v", line, err)
+			}
 		}
 		if rest == "ready" || strings.HasPrefix(rest, "with a fixture in use") {
 			break
@@ -213,6 +264,20 @@ func startVictim(t *testing.T, tmp, shape, handler string) *victim {
 	}
 	t.Logf("victim pid %d: fixture tracked by %s", v.cmd.Process.Pid, v.tracker)
 	return v
+}
+
+// killWatchdog kills the victim's watchdog, and waits until it is dead.
+func (v *victim) killWatchdog(t *testing.T) {
+	t.Helper()
+	if v.watchdog.PID == 0 {
+		t.Fatalf("victim: got no watchdog; it said:\n%s", strings.Join(v.said, "\n"))
+	}
+	if err := v.watchdog.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if !backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !v.watchdog.Alive() }) {
+		t.Fatalf("victim's watchdog %v: alive 5s after SIGKILL", v.watchdog)
+	}
 }
 
 // wait reads the rest of what the victim says and waits for it to end.
@@ -239,7 +304,9 @@ func (v *victim) live(grace time.Duration) []proc.Identity {
 	return live
 }
 
-// remove kills the victim and what its fixture left, and reaps them.
+// remove kills the victim and what its fixture left, and reaps them, and
+// its watchdog: all of them come back to this test process, the child
+// subreaper, once the victim is gone.
 func (v *victim) remove(t *testing.T) {
 	if v.cmd.ProcessState == nil {
 		v.cmd.Process.Kill()
@@ -251,6 +318,13 @@ func (v *victim) remove(t *testing.T) {
 	v.live(5 * time.Second)
 	for _, id := range v.procs {
 		proc.Reap(id)
+	}
+	if v.watchdog.PID != 0 {
+		// It exits once it has cleaned up after the victim.
+		backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !v.watchdog.Alive() })
+		v.watchdog.Kill()
+		backoff.Poll(time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !v.watchdog.Alive() })
+		proc.Reap(v.watchdog)
 	}
 	if v.cgroup != "" {
 		c := &proc.Cgroup{Path: v.cgroup}
