@@ -56,10 +56,7 @@ func main() {
 		fail("arguments: got %q, want none", flag.Args())
 	}
 
-	rows := measureAll(*bound, *lifetime, *runs, func(done, total int) {
-		fmt.Fprintf(os.Stderr, "\r%d/%d cells", done, total)
-	})
-	fmt.Fprintln(os.Stderr)
+	rows := measureAll(*bound, *lifetime, *runs, newProgress(os.Stderr))
 	if err := write(os.Stdout, describeMachine(*bound, *runs), rows); err != nil {
 		fail("%v", err)
 	}
