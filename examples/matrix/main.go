@@ -31,6 +31,12 @@ import (
 
 func main() {
 	fixtures.Dispatch() // this binary is also the hermetic fixture
+	// Run as go run does, the binary is in the build cache: its path
+	// says nothing to the user.
+	flag.CommandLine.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usageLine)
+		flag.PrintDefaults()
+	}
 	format := flag.String("format", "text", "output: text, markdown, json, or shapes (the tree shapes x the fixes, markdown)")
 	runs := flag.Int("runs", 1, "runs per cell: the elapsed time is their median, with min-max")
 	bound := flag.Duration("bound", time.Second, "how soon after cancel a variant must return")
@@ -61,6 +67,9 @@ func main() {
 		fail("%v", err)
 	}
 }
+
+// usageLine heads the usage: the command as the user runs it.
+const usageLine = "usage: go run ./examples/matrix [-format text|markdown|json|shapes] [-runs N] [-bound D] [-lifetime D]\n"
 
 // measureAll measures every variant in every environment, runs times
 // each, one cell at a time so that cells do not slow each other down.
