@@ -6,6 +6,10 @@
 //
 // -format shapes is the tree shapes against the fixes, in markdown.
 //
+// The text format keeps each line within 120 columns, wrapping the
+// reasons, and ends with a summary: the verdicts per variant, then one
+// line with the cells and their verdicts.
+//
 //	go run ./examples/matrix [-format text|markdown|json|shapes] [-runs N] [-bound D] [-lifetime D]
 package main
 
