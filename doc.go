@@ -87,8 +87,8 @@
 // the command's pipe ends left in the test process; [Result] (its Tracker),
 // every failure and every skip say so, and the tests of what it cannot
 // reach skip. On Windows the package builds and [NewDescendant] skips (no
-// /bin/sh, no FIFO), or fails under EXECTEST_STRICT=1. The README has the
-// table of what is checked where.
+// /bin/sh, no FIFO), or fails under EXECTEST_STRICT=1. docs/platforms.md
+// in the repository has the table of what is checked where.
 //
 // The README and docs/how-it-works.md in the repository tell how each
 // verdict is reached: https://github.com/exectest/exectest.

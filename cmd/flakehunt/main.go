@@ -4,9 +4,17 @@
 // A race that an idle laptop always wins is lost on a busy CI runner; load
 // brings that runner to the laptop.
 //
+// It runs on Linux. Install it, or run it from any module:
+//
+//	go install github.com/exectest/exectest/cmd/flakehunt@latest
+//	go run github.com/exectest/exectest/cmd/flakehunt@latest -count 50 ./...
+//
+// In a module that requires exectest, the path without @latest runs the
+// version its go.mod names.
+//
 // Usage:
 //
-//	go run ./cmd/flakehunt [-count N] [-load K] [-bound D] [-json] [packages and go test flags...]
+//	flakehunt [-count N] [-load K] [-bound D] [-json] [packages and go test flags...]
 //
 // Flags before the first non-flag argument are flakehunt's:
 //
@@ -19,11 +27,11 @@
 // literal --, goes to go test unchanged; so a go test flag goes after the
 // packages or after --.
 //
-// Recipe: hunt in the examples with 50 runs under 4 burners, then again
-// with the race detector and a bound for the slow tail:
+// Recipe: hunt with 50 runs under 4 burners, then again with the race
+// detector and a bound for the slow tail:
 //
-//	go run ./cmd/flakehunt -count 50 -load 4 ./examples/...
-//	go run ./cmd/flakehunt -count 50 -bound 2s -- -race -run TestCancel ./...
+//	flakehunt -count 50 -load 4 ./...
+//	flakehunt -count 50 -bound 2s -- -race -run TestCancel ./...
 //
 // The table has one row per package and test, with the runs, passes,
 // failures and skips, the min, median, p99 (nearest rank) and max of the

@@ -34,6 +34,6 @@ func (m machine) String() string {
 	if m.Root {
 		who = "root"
 	}
-	return fmt.Sprintf("exectest matrix: %s, linux %s, %d CPUs, %s, load %.2f; bound %s, %d run(s) per cell",
-		m.Go, m.Kernel, m.CPUs, who, m.Load, m.Bound, m.Runs)
+	return fmt.Sprintf("exectest matrix: %s, %s %s, %d CPUs, %s, load %.2f; bound %s, %d run(s) per cell",
+		m.Go, runtime.GOOS, m.Kernel, m.CPUs, who, m.Load, m.Bound, m.Runs)
 }

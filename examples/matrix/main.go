@@ -6,6 +6,10 @@
 //
 // -format shapes is the tree shapes against the fixes, in markdown.
 //
+// The text format keeps each line within 120 columns, wrapping the
+// reasons, and ends with a summary: the verdicts per variant, then one
+// line with the cells and their verdicts.
+//
 //	go run ./examples/matrix [-format text|markdown|json|shapes] [-runs N] [-bound D] [-lifetime D]
 package main
 
@@ -31,6 +35,12 @@ import (
 
 func main() {
 	fixtures.Dispatch() // this binary is also the hermetic fixture
+	// Run as go run does, the binary is in the build cache: its path
+	// says nothing to the user.
+	flag.CommandLine.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usageLine)
+		flag.PrintDefaults()
+	}
 	format := flag.String("format", "text", "output: text, markdown, json, or shapes (the tree shapes x the fixes, markdown)")
 	runs := flag.Int("runs", 1, "runs per cell: the elapsed time is their median, with min-max")
 	bound := flag.Duration("bound", time.Second, "how soon after cancel a variant must return")
@@ -56,14 +66,14 @@ func main() {
 		fail("arguments: got %q, want none", flag.Args())
 	}
 
-	rows := measureAll(*bound, *lifetime, *runs, func(done, total int) {
-		fmt.Fprintf(os.Stderr, "\r%d/%d cells", done, total)
-	})
-	fmt.Fprintln(os.Stderr)
+	rows := measureAll(*bound, *lifetime, *runs, newProgress(os.Stderr))
 	if err := write(os.Stdout, describeMachine(*bound, *runs), rows); err != nil {
 		fail("%v", err)
 	}
 }
+
+// usageLine heads the usage: the command as the user runs it.
+const usageLine = "usage: go run ./examples/matrix [-format text|markdown|json|shapes] [-runs N] [-bound D] [-lifetime D]\n"
 
 // measureAll measures every variant in every environment, runs times
 // each, one cell at a time so that cells do not slow each other down.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 )
 
@@ -80,17 +79,6 @@ func (r row) counts() (string, string) {
 	return fmt.Sprint(r.Survivors), fmt.Sprint(r.Goroutines)
 }
 
-func writeText(w io.Writer, m machine, rows []row) error {
-	fmt.Fprintf(w, "%s\n\n", m)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "VARIANT\tENVIRONMENT\tELAPSED AFTER CANCEL\tSURVIVORS\tLEAKED GOROUTINES\tVERDICT\tWHY")
-	for _, r := range rows {
-		s, g := r.counts()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Variant, r.Env, r.elapsed(), s, g, r.Verdict, r.Why)
-	}
-	return tw.Flush()
-}
-
 func writeMarkdown(w io.Writer, m machine, rows []row) error {
 	fmt.Fprintf(w, "%s\n\n", m)
 	fmt.Fprintln(w, "| variant | environment | elapsed after cancel | survivors | leaked goroutines | verdict | why |")
@@ -99,6 +87,8 @@ func writeMarkdown(w io.Writer, m machine, rows []row) error {
 		s, g := r.counts()
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Variant, r.Env, r.elapsed(), s, g, r.Verdict, strings.ReplaceAll(r.Why, "|", `\|`))
 	}
+	fmt.Fprintln(w)
+	writeSummaryMarkdown(w, rows)
 	return nil
 }
 
@@ -108,7 +98,8 @@ func writeJSON(w io.Writer, m machine, rows []row) error {
 	return enc.Encode(struct {
 		Machine machine `json:"machine"`
 		Rows    []row   `json:"rows"`
-	}{m, rows})
+		Summary summary `json:"summary"`
+	}{m, rows, summarize(rows)})
 }
 
 // shapeRows and fixColumns are the rows and columns of -format shapes:
