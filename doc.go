@@ -70,9 +70,13 @@
 // fixture's own reports; processes are known by pid and start time and
 // signalled through pidfds, so a recycled pid is never hit. The first
 // fixture makes the test process a child subreaper for the rest of its
-// life. While a fixture is in use, the test binary catches SIGINT and
-// SIGTERM, kills the fixtures, removes their cgroups and folders, and
-// dies of the signal; what a killed test binary left is removed by the
+// life, and starts its watchdog: the test binary re-executed in a process
+// group of its own, which at the test process's death, whatever kills it
+// (the -timeout panic, os.Exit, SIGKILL), kills the fixtures' processes
+// and removes their cgroups and folders within a second. While a fixture
+// is in use, the test binary catches SIGINT and SIGTERM, does the same
+// itself, says so in one line on stderr, and dies of the signal; what a
+// test binary killed together with its watchdog left is removed by the
 // next one that makes a fixture. The toolkit never moves the command out
 // of a cgroup the code under test chose, and never signals a process it
 // has not identified by pid and start time.
