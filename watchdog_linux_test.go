@@ -35,11 +35,17 @@ const victimTimeout = 4 * time.Second
 // fixture), as nobody (the child subreaper; in CI also in a delegated
 // cgroup), and in the portable mode (the fixture's reports and gopsutil).
 func TestKilledTestBinaryLeavesNothing(t *testing.T) {
-	t.Run("this user", killedTestBinaryLeavesNothing)
+	// The three at once: the victims mostly wait.
+	t.Run("this user", func(t *testing.T) {
+		t.Parallel()
+		killedTestBinaryLeavesNothing(t)
+	})
 	t.Run("nobody", func(t *testing.T) {
+		t.Parallel()
 		runAsNobody(t, "^TestKilledTestBinaryLeavesNothing$/^this_user$")
 	})
 	t.Run("portable", func(t *testing.T) {
+		t.Parallel()
 		runPortable(t, "^TestKilledTestBinaryLeavesNothing$/^this_user$")
 	})
 }

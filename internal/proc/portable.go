@@ -123,11 +123,19 @@ type parents struct{ children map[int][]int }
 func (p parents) childrenOf(pid int) []int { return p.children[pid] }
 
 func psParents() parents {
+	p, _ := psScan("")
+	return p
+}
+
+// psScan reads every process's parent, and lists the processes that
+// psWithArg lists for arg ("": none), in one pass over the processes.
+func psScan(arg string) (parents, []Identity) {
 	out := parents{children: map[int][]int{}}
 	pids, err := process.Pids()
 	if err != nil {
-		return out
+		return out, nil
 	}
+	var withArg []Identity
 	for _, pid := range pids {
 		p, err := process.NewProcess(pid)
 		if err != nil {
@@ -136,8 +144,14 @@ func psParents() parents {
 		if ppid, err := p.Ppid(); err == nil && ppid != pid {
 			out.children[int(ppid)] = append(out.children[int(ppid)], int(pid))
 		}
+		if arg == "" || int(pid) == os.Getpid() || !argsHold(p, arg) {
+			continue
+		}
+		if id, err := Identify(int(pid)); err == nil && argsHold(p, arg) && id.matches() {
+			withArg = append(withArg, id)
+		}
 	}
-	return out
+	return out, withArg
 }
 
 // psSignal pins the process where the system can (os.FindProcess holds a
@@ -184,25 +198,24 @@ func psWithArg(s string) []Identity {
 	if s == "" {
 		return nil
 	}
-	has := func(pid int32) bool {
-		p, err := process.NewProcess(pid)
-		if err != nil {
-			return false
-		}
-		args, err := p.CmdlineSlice()
-		return err == nil && slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, s) })
-	}
 	pids, _ := process.Pids()
 	var out []Identity
 	for _, pid := range pids {
-		if int(pid) == os.Getpid() || !has(pid) {
+		p, err := process.NewProcess(pid)
+		if err != nil || int(pid) == os.Getpid() || !argsHold(p, s) {
 			continue
 		}
-		if id, err := Identify(int(pid)); err == nil && has(pid) && id.matches() {
+		if id, err := Identify(int(pid)); err == nil && argsHold(p, s) && id.matches() {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// argsHold reports whether one of p's arguments holds s, read now.
+func argsHold(p *process.Process, s string) bool {
+	args, err := p.CmdlineSlice()
+	return err == nil && slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, s) })
 }
 
 // psListable asks gopsutil for the list of processes once.

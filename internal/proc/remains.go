@@ -1,8 +1,6 @@
 package proc
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,13 +36,16 @@ func (r Remains) Live() []Identity {
 	if cg := r.cgroup(); cg != nil {
 		seeds = append(seeds, cg.members()...)
 	}
-	if r.owns(r.Dir) {
-		seeds = append(seeds, current().fifoHolders(r.Dir)...)
+	if !Portable() {
+		if r.owns(r.Dir) {
+			seeds = append(seeds, current().fifoHolders(r.Dir)...)
+		}
+		return Trees(seeds)
 	}
-	if Portable() && r.Token != "" {
-		seeds = append(seeds, withArgSince(r.Token, r.Known)...)
-	}
-	return Trees(seeds)
+	// One pass over the processes for both: gopsutil reads each one's
+	// files, and the watchdog has a second to do it all.
+	tree, withArg := psScan(r.Token)
+	return treesBy(append(seeds, since(withArg, r.Known)...), tree.childrenOf)
 }
 
 // Kill kills the cgroup (cgroup.kill) and every process [Remains.Live]
@@ -62,41 +63,46 @@ func (r Remains) Kill() []Identity {
 	return live
 }
 
-// Remove removes the cgroup, once its killed members have left (up to a
-// second), and the folder, and returns the paths it removed. Kill first.
-func (r Remains) Remove() (removed []string, err error) {
-	var errs []error
-	if cg := r.cgroup(); cg != nil {
-		if _, serr := os.Stat(cg.Path); serr == nil {
-			if err := cg.Remove(); err != nil {
-				errs = append(errs, err)
-			} else {
-				removed = append(removed, cg.Path)
-			}
-		}
+// RemoveFolder removes the folder, and returns its path if it did. The
+// processes that hold its FIFO need not be dead: a FIFO unlinked since is
+// still found (see [Remains.Live]) through the path its link shows, the
+// folder's with its symbolic links resolved (see [Remains.Resolve]).
+func (r Remains) RemoveFolder() (string, error) {
+	if !r.owns(r.Dir) {
+		return "", nil
 	}
-	if r.owns(r.Dir) {
-		if _, serr := os.Lstat(r.Dir); serr == nil {
-			if err := os.RemoveAll(r.Dir); err != nil {
-				errs = append(errs, err)
-			} else {
-				removed = append(removed, r.Dir)
-			}
-		}
+	if _, err := os.Lstat(r.Dir); err != nil {
+		return "", nil
 	}
-	return removed, errors.Join(errs...)
+	if err := os.RemoveAll(r.Dir); err != nil {
+		return "", err
+	}
+	return r.Dir, nil
 }
 
-// Refused says why the cgroup or the folder is not the owner's, which
-// Kill and Remove then leave alone; nil if both are (or are "").
-func (r Remains) Refused() error {
-	var errs []error
-	for _, p := range []string{r.Cgroup, r.Dir} {
-		if p != "" && !r.owns(p) {
-			errs = append(errs, fmt.Errorf("%s: got a name without the owner's tag, want an absolute path to %s%s-...", p, cgroupPrefix, r.tag()))
-		}
+// RemoveCgroup removes the cgroup once its killed members have left (up
+// to a second), and returns its path if it did. Kill first.
+func (r Remains) RemoveCgroup() (string, error) {
+	cg := r.cgroup()
+	if cg == nil {
+		return "", nil
 	}
-	return errors.Join(errs...)
+	if _, err := os.Stat(cg.Path); err != nil {
+		return "", nil
+	}
+	if err := cg.Remove(); err != nil {
+		return "", err
+	}
+	return cg.Path, nil
+}
+
+// Resolve resolves the symbolic links of the folder's path, as /proc
+// shows the path of a file a process holds, while the folder is there to
+// resolve it.
+func (r *Remains) Resolve() {
+	if real, err := filepath.EvalSymlinks(r.Dir); err == nil && r.Dir != "" {
+		r.Dir = real
+	}
 }
 
 // cgroup is the fixture's cgroup if it is the owner's, else nil.

@@ -48,18 +48,17 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 		t.Errorf("the stranger %v, known only by its pid with another start time: got killed, want spared", stranger)
 	}
 	proc.Reap(below) // an orphan of the killed root, reparented to this test process
-	removed, err := r.Remove()
-	if err != nil || !slices.Equal(removed, []string{r.Dir}) {
-		t.Errorf("Remove: got %v, %v, want [%s], nil", removed, err, r.Dir)
+	if removed, err := r.RemoveFolder(); err != nil || removed != r.Dir {
+		t.Errorf("RemoveFolder: got %q, %v, want %s, nil", removed, err, r.Dir)
 	}
 	if _, err := os.Stat(r.Dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the folder after Remove: got %v, want it gone", err)
+		t.Errorf("the folder after RemoveFolder: got %v, want it gone", err)
 	}
 }
 
 // A folder or cgroup whose name does not carry the owner's tag is not the
 // fixture's: the watchdog neither removes it nor kills what holds a FIFO
-// in it, and says why.
+// in it.
 func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 	linuxMode(t)
 	dir := t.TempDir()
@@ -68,14 +67,14 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 			marker := fixtureFolder(t, dir, name)
 			holder := holdFIFO(t, marker)
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: filepath.Join(dir, name)}
-			if err := r.Refused(); err == nil {
-				t.Errorf("Refused: got nil, want the folder and the cgroup refused")
-			}
 			if killed := r.Kill(); len(killed) > 0 {
 				t.Errorf("Kill: got %v killed, want none", killed)
 			}
-			if removed, _ := r.Remove(); len(removed) > 0 {
-				t.Errorf("Remove: got %v removed, want nothing", removed)
+			if removed, _ := r.RemoveFolder(); removed != "" {
+				t.Errorf("RemoveFolder: got %s removed, want nothing", removed)
+			}
+			if removed, _ := r.RemoveCgroup(); removed != "" {
+				t.Errorf("RemoveCgroup: got %s removed, want nothing", removed)
 			}
 			if !holder.Alive() {
 				t.Errorf("the holder of %s: got killed, want spared", marker)
@@ -104,9 +103,8 @@ func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 		t.Errorf("Kill: got %v, want the cgroup's member %v", killed, id)
 	}
 	cmd.Wait()
-	removed, err := r.Remove()
-	if err != nil || !slices.Equal(removed, []string{cg.Path}) {
-		t.Errorf("Remove: got %v, %v, want [%s], nil", removed, err, cg.Path)
+	if removed, err := r.RemoveCgroup(); err != nil || removed != cg.Path {
+		t.Errorf("RemoveCgroup: got %q, %v, want %s, nil", removed, err, cg.Path)
 	}
 }
 

@@ -268,9 +268,18 @@ func withArgSince(arg string, roots []Identity) []Identity {
 	if len(roots) == 0 {
 		return nil
 	}
+	return since(psWithArg(arg), roots)
+}
+
+// since keeps of ids those that started no earlier than the first of
+// roots.
+func since(ids, roots []Identity) []Identity {
+	if len(roots) == 0 {
+		return nil
+	}
 	first := slices.MinFunc(roots, func(a, b Identity) int { return cmp.Compare(a.Start, b.Start) })
 	var out []Identity
-	for _, id := range psWithArg(arg) {
+	for _, id := range ids {
 		if id.Start >= first.Start {
 			out = append(out, id)
 		}

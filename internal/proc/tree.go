@@ -35,7 +35,10 @@ func walk(pid int, children func(int) []int) []int {
 // is never older than its parent). The caller is never listed. Its cost
 // is the size of those trees; the portable mode reads every process's
 // parent once.
-func Trees(seeds []Identity) []Identity {
+func Trees(seeds []Identity) []Identity { return treesBy(seeds, current().tree()) }
+
+// treesBy is Trees with the children from children.
+func treesBy(seeds []Identity, children func(int) []int) []Identity {
 	var out []Identity
 	seen := map[int]bool{os.Getpid(): true}
 	add := func(id Identity) {
@@ -44,7 +47,6 @@ func Trees(seeds []Identity) []Identity {
 			out = append(out, id)
 		}
 	}
-	children := current().tree()
 	for _, id := range seeds {
 		if !id.Alive() {
 			continue

@@ -30,24 +30,34 @@ func serve(owner int, in io.Reader) {
 }
 
 // killWait bounds the wait for the killed processes to die before the
-// cgroups and folders are removed (a cgroup with members cannot be).
+// cgroups are removed (a cgroup with members cannot be).
 const killWait = time.Second
 
-// cleanUp kills every fixture's processes, then removes the cgroups and
-// folders, and returns what it killed.
+// cleanUp kills every fixture's processes and removes their folders, then
+// their cgroups once the killed have left them, and returns what it
+// killed. The folders go first: they need no wait.
 func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
 	if len(fixtures) == 0 {
 		return nil
+	}
+	for _, r := range fixtures {
+		r.Resolve()
 	}
 	var killed []proc.Identity
 	for _, r := range fixtures {
 		killed = append(killed, r.Kill()...)
 	}
-	// Looked at again: a process forked while the first look killed.
 	for _, r := range fixtures {
-		killed = append(killed, r.Kill()...)
+		r.RemoveFolder()
 	}
-	backoff.Poll(killWait, time.Millisecond, 50*time.Millisecond, func() bool {
+	if len(killed) > 0 {
+		// Looked at again: a process forked while the first look killed
+		// (by the FIFO it inherited, or the token in its arguments).
+		for _, r := range fixtures {
+			killed = append(killed, r.Kill()...)
+		}
+	}
+	backoff.Poll(killWait, time.Millisecond, 20*time.Millisecond, func() bool {
 		for _, id := range killed {
 			if id.Alive() {
 				return false
@@ -56,7 +66,7 @@ func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
 		return true
 	})
 	for _, r := range fixtures {
-		r.Remove()
+		r.RemoveCgroup()
 	}
 	return killed
 }
