@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testproc"
 	"github.com/exectest/exectest/internal/watchdog"
 )
 
@@ -137,7 +137,7 @@ func TestVictim(t *testing.T) {
 		_, err := os.Stat(folders[0])
 		fmt.Printf("victim: own handler got %d; then the descendant alive %v, the folder there %v\n", n, desc.Alive(), err == nil)
 	case "ignore":
-		ignored := sigIgnored(t, syscall.SIGINT)
+		ignored := testproc.SigIgnored(t, os.Getpid(), syscall.SIGINT)
 		// Discarded when sent, as SIGINT is ignored: nothing is delivered later.
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
 		fmt.Printf("victim: with a fixture in use, SIGINT ignored %v; after one, the descendant alive %v\n", ignored, desc.Alive())
@@ -149,26 +149,6 @@ func TestVictim(t *testing.T) {
 		time.Sleep(time.Minute)
 		t.Fatal("victim: not killed within a minute")
 	}
-}
-
-// sigIgnored reads from the kernel whether the process ignores sig.
-func sigIgnored(t *testing.T, sig syscall.Signal) bool {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
-			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return mask&(1<<(sig-1)) != 0
-		}
-	}
-	t.Fatal("no SigIgn line in /proc/self/status")
-	return false
 }
 
 // TestNextRun is the next test binary after a victim was killed: it makes
@@ -275,7 +255,7 @@ func (v *victim) killWatchdog(t *testing.T) {
 	if err := v.watchdog.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if !backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !v.watchdog.Alive() }) {
+	if !testproc.AwaitDead(v.watchdog, 5*time.Second) {
 		t.Fatalf("victim's watchdog %v: alive 5s after SIGKILL", v.watchdog)
 	}
 }
@@ -321,9 +301,10 @@ func (v *victim) remove(t *testing.T) {
 	}
 	if v.watchdog.PID != 0 {
 		// It exits once it has cleaned up after the victim.
-		backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !v.watchdog.Alive() })
-		v.watchdog.Kill()
-		backoff.Poll(time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !v.watchdog.Alive() })
+		if !testproc.AwaitDead(v.watchdog, 5*time.Second) {
+			v.watchdog.Kill()
+			testproc.AwaitDead(v.watchdog, time.Second)
+		}
 		proc.Reap(v.watchdog)
 	}
 	if v.cgroup != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testproc"
 	"github.com/exectest/exectest/internal/watchdog"
 	"github.com/exectest/exectest/proctest"
 )
@@ -205,7 +206,7 @@ func TestWatchdogIsNoLeak(t *testing.T) {
 	if err := first.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { return !first.Alive() })
+	testproc.AwaitDead(first, 5*time.Second)
 	snap := exectest.SnapshotDescriptors()
 
 	exectest.NewDescendant(t)

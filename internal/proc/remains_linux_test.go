@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testproc"
 )
 
 // What a watchdog kills of a fixture whose test process died: the known
@@ -22,9 +22,9 @@ import (
 // folder.
 func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 	linuxMode(t)
-	marker := fixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+	marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 	root, below := startTree(t)
-	holder := holdFIFO(t, marker)
+	holder := testproc.HoldFIFO(t, marker)
 	_, stranger := startSleep(t)
 	r := proc.Remains{
 		Owner: os.Getpid(),
@@ -40,7 +40,7 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 		if !slices.Contains(killed, id) {
 			t.Errorf("Kill: got %v, want the %s %v among them", killed, what, id)
 		}
-		if !backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !id.Alive() }) {
+		if !testproc.AwaitDead(id, 5*time.Second) {
 			t.Errorf("the %s %v after Kill: alive, want dead", what, id)
 		}
 	}
@@ -64,8 +64,8 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"exectest-" + deadOwnerTag(t) + "-tok-x", "exectest-tok-x", "other"} {
 		t.Run(name, func(t *testing.T) {
-			marker := fixtureFolder(t, dir, name)
-			holder := holdFIFO(t, marker)
+			marker := testproc.FixtureFolder(t, dir, name)
+			holder := testproc.HoldFIFO(t, marker)
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: filepath.Join(dir, name)}
 			if killed := r.Kill(); len(killed) > 0 {
 				t.Errorf("Kill: got %v killed, want none", killed)

@@ -23,13 +23,7 @@ var guard struct {
 	id       proc.Identity
 	err      error // why the last start failed
 	starts   int
-	fixtures map[string]*record
-}
-
-// A record is what the watchdog was told of one fixture.
-type record struct {
-	dir, cgroup string
-	procs       []proc.Identity
+	fixtures map[string]*proc.Remains // what the watchdog was told, by token
 }
 
 // maxStarts bounds how many watchdogs a test process starts: one, and
@@ -52,9 +46,9 @@ func Watch(token string) *Fixture {
 	guard.mu.Lock()
 	defer guard.mu.Unlock()
 	if guard.fixtures == nil {
-		guard.fixtures = map[string]*record{}
+		guard.fixtures = map[string]*proc.Remains{}
 	}
-	guard.fixtures[token] = &record{}
+	guard.fixtures[token] = &proc.Remains{Owner: os.Getpid(), Token: token}
 	ensure()
 	return &Fixture{token: token}
 }
@@ -88,20 +82,10 @@ func (f *Fixture) tell(m message) {
 	guard.mu.Lock()
 	defer guard.mu.Unlock()
 	r := guard.fixtures[f.token]
-	if r == nil {
-		return // ended
+	if r == nil || m.kind == "proc" && slices.Contains(r.Known, m.id) {
+		return // ended, or told already
 	}
-	switch m.kind {
-	case "dir":
-		r.dir = m.path
-	case "cgroup":
-		r.cgroup = m.path
-	case "proc":
-		if slices.Contains(r.procs, m.id) {
-			return
-		}
-		r.procs = append(r.procs, m.id)
-	}
+	apply(guard.fixtures, os.Getpid(), m)
 	if guard.w == nil {
 		ensure() // a new watchdog is told everything, m too
 		return
@@ -152,13 +136,13 @@ func ensure() {
 func replay() bool {
 	for token, r := range guard.fixtures {
 		var ms []message
-		if r.dir != "" {
-			ms = append(ms, message{kind: "dir", token: token, path: r.dir})
+		if r.Dir != "" {
+			ms = append(ms, message{kind: "dir", token: token, path: r.Dir})
 		}
-		if r.cgroup != "" {
-			ms = append(ms, message{kind: "cgroup", token: token, path: r.cgroup})
+		if r.Cgroup != "" {
+			ms = append(ms, message{kind: "cgroup", token: token, path: r.Cgroup})
 		}
-		for _, id := range r.procs {
+		for _, id := range r.Known {
 			ms = append(ms, message{kind: "proc", token: token, id: id})
 		}
 		for _, m := range ms {

@@ -1,7 +1,6 @@
 package watchdog_test
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testproc"
 	"github.com/exectest/exectest/internal/watchdog"
 )
 
@@ -51,11 +51,13 @@ func TestWatchdogCleansUpAtEOF(t *testing.T) {
 	r.Close()
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 
-	folder, marker := fixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok1-x")
-	known := sleeper(t)
-	holder := holdFIFO(t, marker)
-	ended, endedMarker := fixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok2-x")
-	endedHolder := holdFIFO(t, endedMarker)
+	marker := testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok1-x")
+	folder := filepath.Dir(marker)
+	known := testproc.Sleep(t)
+	holder := testproc.HoldFIFO(t, marker)
+	endedMarker := testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok2-x")
+	ended := filepath.Dir(endedMarker)
+	endedHolder := testproc.HoldFIFO(t, endedMarker)
 	fmt.Fprintf(w, "dir tok1 %q\nproc tok1 %d %d\n", folder, known.PID, known.Start)
 	fmt.Fprintf(w, "dir tok2 %q\nproc tok2 %d %d\nend tok2\n", ended, endedHolder.PID, endedHolder.Start)
 
@@ -80,7 +82,7 @@ func TestWatchdogCleansUpAtEOF(t *testing.T) {
 		t.Fatalf("watchdog: still running %v after EOF", goneWithin)
 	}
 	for _, id := range []proc.Identity{known, holder} {
-		if !backoff.Poll(goneWithin-time.Since(closed), time.Millisecond, 20*time.Millisecond, func() bool { return !id.Alive() }) {
+		if !testproc.AwaitDead(id, goneWithin-time.Since(closed)) {
 			t.Errorf("fixture process %v %v after EOF: alive, want dead", id, goneWithin)
 		}
 	}
@@ -119,14 +121,12 @@ func TestWatchdogStaysOutOfTheWay(t *testing.T) {
 		t.Errorf("watchdog %v: got ppid %d, pgid %d, want this test process's child leading a group of its own", id, st.PPID, st.PGID)
 	}
 	// Ready once it ignores them: it has run its init.
-	var ign uint64
 	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
-		ign = sigIgnored(t, id.PID)
-		return ign&(1<<(syscall.SIGHUP-1)) != 0
+		return testproc.SigIgnored(t, id.PID, syscall.SIGHUP)
 	})
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		if ign&(1<<(sig-1)) == 0 {
-			t.Errorf("watchdog %v: ignored signals: got mask %#x, want %v among them", id, ign, sig)
+		if !testproc.SigIgnored(t, id.PID, sig) {
+			t.Errorf("watchdog %v: got %v not ignored, want it ignored", id, sig)
 		}
 	}
 	// Any descriptor the test process had without close-on-exec (this
@@ -162,7 +162,7 @@ func TestWatchdogStaysOutOfTheWay(t *testing.T) {
 	if slices.ContainsFunc(proc.FDs(os.Getpid()), func(fd proc.FD) bool { return fd.Num == own }) {
 		t.Errorf("FDs of the test process: got fd %d, its end of the watchdog's pipe, want it left out", own)
 	}
-	child := sleeper(t)
+	child := testproc.Sleep(t)
 	if slices.ContainsFunc(fds(t, child.PID), func(fd fdTarget) bool { return fd.target == pipe }) {
 		t.Errorf("a process the test process started: got a descriptor on the watchdog's pipe %s, want none (close-on-exec)", pipe)
 	}
@@ -175,7 +175,8 @@ func TestWatchdogStartsAgainWhenLost(t *testing.T) {
 	linuxMode(t)
 	t.Cleanup(watchdog.Die)
 	dir := t.TempDir()
-	folder, marker := fixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x")
+	marker := testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x")
+	folder := filepath.Dir(marker)
 	f := watchdog.Watch("tok3")
 	f.Dir(folder)
 	first, ok := watchdog.Running()
@@ -185,8 +186,8 @@ func TestWatchdogStartsAgainWhenLost(t *testing.T) {
 	if err := first.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { return !first.Alive() })
-	known := sleeper(t)
+	testproc.AwaitDead(first, 5*time.Second)
+	known := testproc.Sleep(t)
 	f.Process(known)
 	second, ok := watchdog.Running()
 	if !ok || second == first {
@@ -195,10 +196,10 @@ func TestWatchdogStartsAgainWhenLost(t *testing.T) {
 	if _, err := first.Stat(); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the killed watchdog %v: got %v, want it reaped", first, err)
 	}
-	holder := holdFIFO(t, marker)
+	holder := testproc.HoldFIFO(t, marker)
 	watchdog.Die()
 	for _, id := range []proc.Identity{known, holder} {
-		if !backoff.Poll(goneWithin, time.Millisecond, 20*time.Millisecond, func() bool { return !id.Alive() }) {
+		if !testproc.AwaitDead(id, goneWithin) {
 			t.Errorf("fixture process %v after the second watchdog's EOF: alive, want dead", id)
 		}
 	}
@@ -212,59 +213,6 @@ func linuxMode(t *testing.T) {
 	if proc.Portable() {
 		t.Skipf("a test of the Linux mode: %s=1 forces the portable mode", proc.PortableEnv)
 	}
-}
-
-// sleeper starts /bin/sleep 30, killed and reaped at the test's end.
-func sleeper(t *testing.T) proc.Identity {
-	t.Helper()
-	cmd := exec.Command("/bin/sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Skipf("start /bin/sleep: %v", err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-// holdFIFO starts a process that holds file open as a fixture process
-// holds its FIFO, and returns it once it does; killed and reaped at the
-// test's end.
-func holdFIFO(t *testing.T, file string) proc.Identity {
-	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", `exec 9<>"$1" && echo holding && exec /bin/sleep 30`, "sh", file)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Skipf("start /bin/sh: %v", err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "holding\n" {
-		t.Fatalf("holder of %s: got %q, want \"holding\"", file, line)
-	}
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-// fixtureFolder makes dir/name with a FIFO named marker in it.
-func fixtureFolder(t *testing.T, dir, name string) (folder, marker string) {
-	t.Helper()
-	folder = filepath.Join(dir, name)
-	if err := os.Mkdir(folder, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	marker = filepath.Join(folder, "marker")
-	if err := unix.Mkfifo(marker, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return folder, marker
 }
 
 type fdTarget struct {
@@ -299,26 +247,6 @@ func fds(t *testing.T, pid int) []fdTarget {
 		out = append(out, fdTarget{n, target, cloexec})
 	}
 	return out
-}
-
-// sigIgnored is a process's mask of ignored signals.
-func sigIgnored(t *testing.T, pid int) uint64 {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
-			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return mask
-		}
-	}
-	t.Fatal("no SigIgn line")
-	return 0
 }
 
 // inheritable opens, once per test binary, a descriptor without
