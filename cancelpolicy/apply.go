@@ -71,7 +71,8 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 }
 
 // Wait waits for the command as [exec.Cmd.Wait] does and stops watching
-// the context. If the context's watch killed the group after the direct
+// the context; during a stop by [Graceful], it also waits until the group
+// has no member left or the SIGKILL after the grace has been sent. If the context's watch killed the group after the direct
 // child had exited successfully, Wait returns the context's error. With
 // [Contain], Wait then kills what is left in the command's cgroup and
 // removes it; an error doing so is joined to the command's.

@@ -58,3 +58,13 @@ func (g *group) signal(sig syscall.Signal) error {
 	}
 	return g.byNumber(sig)
 }
+
+// empty reports whether the group is known to have no member left (a
+// zombie not yet reaped still counts). Only the pidfd can tell once the
+// direct child is reaped: without it, false.
+func (g *group) empty() bool {
+	if g.pidfd < 0 || !safeGroup(g.cmd.Process.Pid) {
+		return false
+	}
+	return errors.Is(unix.PidfdSendSignal(g.pidfd, 0, nil, pidfdSignalProcessGroup), unix.ESRCH)
+}
