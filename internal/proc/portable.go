@@ -40,6 +40,7 @@ func init() {
 		isSubreaper:     func() bool { return false },
 		gone:            psGone,
 		staleHolders:    func(string, string) []Identity { return nil },
+		ignored:         func(int) (SignalSet, bool) { return 0, false },
 	}
 }
 
