@@ -406,9 +406,14 @@ func (c *check) judgeUnproved(snap snapshot) {
 		"exectest "+c.d.spec.Token+" alive", when, snap.explain(ran), fixUnproved(snap, ran, c.d.dir))
 }
 
-// writeTracker says how the fixture's processes were followed, and what
-// went wrong with it, if anything: a failure is only as good as that.
+// writeTracker says how the fixture's processes were followed where that
+// bears on the verdict (the portable mode, a cgroup the code under test
+// chose, no subreaper: see [proc.Tracker.Partial]), and what went wrong
+// with it, if anything. Elsewhere Result.Tracker says it.
 func (c *check) writeTracker(b *strings.Builder, s snapshot) {
+	if !c.d.tracker.Partial() && len(s.notes) == 0 {
+		return
+	}
 	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.d.tracking()) // as the fixture child's cgroup made it
 	for _, n := range s.notes {
 		fmt.Fprintf(b, "\n\t(%s)", n)

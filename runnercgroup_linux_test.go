@@ -136,7 +136,7 @@ func TestRunnerCgroupHangNamesItsCgroup(t *testing.T) {
 				}
 				r := &cgroupRunner{parent: parent, hang: true, build: &b}
 				f := check(r)
-				f.wantVerdict(t, "fail", "run did not return within the bound")
+				f.wantVerdict(t, "fail", "run did not return within the bound", "fixture processes tracked by: ", "runs in a cgroup the code under test chose")
 				if got, want := fixLines(f.report()), []string{exectest.FixKillCgroup(r.runs[0].dir)}; !slices.Equal(got, want) {
 					t.Fatalf("fix lines: got %q, want %q", got, want)
 				}
