@@ -73,7 +73,7 @@ func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 		defer unix.Close(fd)
 		cmd := command(ctx, argv)
 		if r.build != nil {
-			cmd = buffered(r.build.cmd(ctx, argv))
+			cmd = r.build.command(ctx, argv)
 		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: fd}
 		if r.namespace {

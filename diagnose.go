@@ -21,7 +21,7 @@ const (
 	fixOwnGroup     = "fix: start the command in a process group of its own and kill that group on cancel: " + runInstead
 	fixKillGroup    = "fix: kill the command's process group on cancel, not only its direct child: " + runInstead
 	fixLauncher     = "fix: the command's direct child had exited when the cancel came, and os/exec calls Cancel only while it runs: " + runInstead + "; it kills the group also after the child exited"
-	fixContain      = "fix: a descendant left the command's process group (setsid, a daemon, job control), so no group kill reaches it: contain the command in a cgroup of its own and kill that on cancel: cancelpolicy.Run(ctx, cmd, cancelpolicy.Contain())" + inPlace + " (Linux; root or a delegated cgroup), or run it in a PID namespace that dies with the runner (bwrap --unshare-pid --die-with-parent)"
+	fixContain      = "fix: a descendant left the command's process group (setsid, a daemon, job control), so no group kill reaches it: contain the command in a cgroup of its own and kill that on cancel (Linux; root or a delegated cgroup): cancelpolicy.Run(ctx, cmd, cancelpolicy.Contain())" + inPlace + ", or run it in a PID namespace that dies with the runner (bwrap --unshare-pid --die-with-parent)"
 	fixWaitFirst    = "fix: run returned while the command's tree still ran and killed it only later: stop the tree before returning: " + runInstead
 	fixEarly        = "fix: run returned before the cancel with the command still running: wait for it, and stop its tree on cancel: " + runInstead
 	fixWait         = "fix: run gave up on the command without cmd.Wait: call it before returning; it ends os/exec's goroutines and closes the command's pipes"

@@ -36,21 +36,28 @@ func ownGroupDefaultCancel(argv []string) func(context.Context) error {
 type build struct {
 	name string
 	cmd  func(ctx context.Context, argv []string) *exec.Cmd
+	// noPipe leaves the command's stdio nil (/dev/null): Wait then
+	// returns once the direct child is gone, whoever else runs on.
+	noPipe bool
+}
+
+// command makes the command with its output in a bytes.Buffer (os/exec
+// copies it through a pipe, which a descendant can hold), or, with
+// noPipe, in no pipe at all.
+func (b build) command(ctx context.Context, argv []string) *exec.Cmd {
+	cmd := b.cmd(ctx, argv)
+	if !b.noPipe {
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+	}
+	return cmd
 }
 
 var builds = []build{
-	{"exec.Command", func(_ context.Context, argv []string) *exec.Cmd { return exec.Command(argv[0], argv[1:]...) }},
-	{"exec.CommandContext", func(ctx context.Context, argv []string) *exec.Cmd {
+	{name: "exec.Command", cmd: func(_ context.Context, argv []string) *exec.Cmd { return exec.Command(argv[0], argv[1:]...) }},
+	{name: "exec.CommandContext", cmd: func(ctx context.Context, argv []string) *exec.Cmd {
 		return exec.CommandContext(ctx, argv[0], argv[1:]...)
 	}},
-}
-
-// buffered collects cmd's output in a bytes.Buffer: os/exec copies it
-// through a pipe, which a descendant can hold.
-func buffered(cmd *exec.Cmd) *exec.Cmd {
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	return cmd
 }
 
 // onCancel arms what a runner does when ctx is done, as code does with
@@ -146,7 +153,7 @@ func lines(want ...string) func(*exectest.Descendant) []string {
 // killsChild stops the command by killing its direct child only.
 func killsChild(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cmd := buffered(b.cmd(ctx, d.Argv()))
+		cmd := b.command(ctx, d.Argv())
 		defer onCancel(ctx, cmd, func() error { return cmd.Process.Kill() })()
 		if err := cmd.Start(); err != nil {
 			return err
@@ -161,7 +168,7 @@ func killsChild(b build, d *exectest.Descendant, _ *reaper) func(context.Context
 func runs(setup func(*exec.Cmd) *exec.Cmd, opts ...cancelpolicy.Option) runnerOf {
 	return func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 		return func(ctx context.Context) error {
-			cmd := setup(buffered(b.cmd(ctx, d.Argv())))
+			cmd := setup(b.command(ctx, d.Argv()))
 			return cancelpolicy.Run(ctx, cmd, opts...)
 		}
 	}
@@ -169,19 +176,11 @@ func runs(setup func(*exec.Cmd) *exec.Cmd, opts ...cancelpolicy.Option) runnerOf
 
 func asIs(cmd *exec.Cmd) *exec.Cmd { return cmd }
 
-// nilStdio makes cmd's stdio /dev/null: no pipe to hold, so Wait returns
-// once the direct child is gone.
-func nilStdio(cmd *exec.Cmd) *exec.Cmd {
-	cmd.Stdout, cmd.Stderr = nil, nil
-	return cmd
-}
-
-// withoutPipe is run with nilStdio applied to the command first.
+// withoutPipe is r with the command's stdio nil (/dev/null).
 func withoutPipe(r runnerOf) runnerOf {
 	return func(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
-		return r(build{b.name, func(ctx context.Context, argv []string) *exec.Cmd {
-			return nilStdio(b.cmd(ctx, argv))
-		}}, d, rp)
+		b.noPipe = true
+		return r(b, d, rp)
 	}
 }
 
@@ -191,7 +190,7 @@ func withoutPipe(r runnerOf) runnerOf {
 func signalsGroup(sig syscall.Signal) runnerOf {
 	return func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 		return func(ctx context.Context) error {
-			cmd := ownGroup(buffered(b.cmd(ctx, d.Argv())))
+			cmd := ownGroup(b.command(ctx, d.Argv()))
 			cmd.Dir = os.TempDir() // a SIGQUIT may dump core in the working directory
 			defer onCancel(ctx, cmd, func() error { return killGroup(cmd, sig) })()
 			if err := cmd.Start(); err != nil {
@@ -220,7 +219,7 @@ func gracefully(sig syscall.Signal) runnerOf {
 // it misses the launcher shape, whose child exits at once.
 func killsGroupWhileChildRuns(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cmd := ownGroup(buffered(b.cmd(ctx, d.Argv())))
+		cmd := ownGroup(b.command(ctx, d.Argv()))
 		defer onCancel(ctx, cmd, func() error {
 			if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 				return err // reaped: the group id is no longer the command's
@@ -238,7 +237,7 @@ func killsGroupWhileChildRuns(b build, d *exectest.Descendant, _ *reaper) func(c
 // the group escapes it.
 func killsGroup(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cmd := ownGroup(buffered(b.cmd(ctx, d.Argv())))
+		cmd := ownGroup(b.command(ctx, d.Argv()))
 		defer onCancel(ctx, cmd, func() error { return killGroup(cmd, syscall.SIGKILL) })()
 		if err := cmd.Start(); err != nil {
 			return err
@@ -250,16 +249,18 @@ func killsGroup(b build, d *exectest.Descendant, _ *reaper) func(context.Context
 // inSandbox runs r's command after prefix: a PID namespace, a root.
 func inSandbox(prefix []string, r runnerOf) runnerOf {
 	return func(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
-		return r(build{b.name, func(ctx context.Context, argv []string) *exec.Cmd {
-			return b.cmd(ctx, append(slices.Clone(prefix), argv...))
-		}}, d, rp)
+		cmd := b.cmd
+		b.cmd = func(ctx context.Context, argv []string) *exec.Cmd {
+			return cmd(ctx, append(slices.Clone(prefix), argv...))
+		}
+		return r(b, d, rp)
 	}
 }
 
 // killsLater returns at the cancel and kills the group 100ms later.
 func killsLater(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cmd := ownGroup(buffered(b.cmd(ctx, d.Argv())))
+		cmd := ownGroup(b.command(ctx, d.Argv()))
 		if err := cmd.Start(); err != nil {
 			return err
 		}
@@ -276,7 +277,7 @@ func killsLater(b build, d *exectest.Descendant, rp *reaper) func(context.Contex
 // startsOnly returns once the command started.
 func startsOnly(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cmd := buffered(b.cmd(ctx, d.Argv()))
+		cmd := b.command(ctx, d.Argv())
 		err := cmd.Start()
 		if err == nil {
 			rp.add(cmd)
@@ -289,7 +290,7 @@ func startsOnly(b build, d *exectest.Descendant, rp *reaper) func(context.Contex
 // child and returns without waiting for the Wait it started.
 func abandons(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cmd := buffered(b.cmd(ctx, d.Argv()))
+		cmd := b.command(ctx, d.Argv())
 		if err := cmd.Start(); err != nil {
 			return err
 		}
@@ -391,7 +392,9 @@ func fixRows() []fixRow {
 		{name: "kills the child: hang", broken: killsChild, want: lines(F["own group"]), fixed: runs(asIs)},
 		{name: "kills the child: survivor", broken: withoutPipe(killsChild), want: lines(F["own group"]), fixed: withoutPipe(runs(asIs))},
 		{name: "own group, kills the child", broken: func(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
-			return killsChild(build{b.name, func(ctx context.Context, argv []string) *exec.Cmd { return ownGroup(b.cmd(ctx, argv)) }}, d, rp)
+			cmd := b.cmd
+			b.cmd = func(ctx context.Context, argv []string) *exec.Cmd { return ownGroup(cmd(ctx, argv)) }
+			return killsChild(b, d, rp)
 		}, want: lines(F["kill group"]), fixed: runs(ownGroup)},
 		{name: "group SIGINT, background job", need: needSigIgn, broken: signalsGroup(syscall.SIGINT),
 			want: lines(exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond)), fixed: gracefully(syscall.SIGINT)},
