@@ -523,3 +523,32 @@ func TestUnprovedFixLinesByWhatTheFixtureSaid(t *testing.T) {
 		}
 	}
 }
+
+// docs/failures.md lists every fix line exactly as printed, with the test
+// that applies it: each row of TestFailuresSayWhatToChange is named there.
+func TestFailuresDocListsEveryFixLine(t *testing.T) {
+	b, err := os.ReadFile("docs/failures.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	want := []string{
+		exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond),
+		exectest.FixKillCgroup("<dir>"),
+		exectest.FixReach("<dir>"),
+	}
+	for _, line := range exectest.FixLines {
+		want = append(want, line)
+	}
+	for _, line := range want {
+		if !strings.Contains(doc, "`"+line+"`") {
+			t.Errorf("docs/failures.md: got no %q, want every fix line in its table", line)
+		}
+	}
+	for _, row := range append(fixRows(), sandboxFixRows()...) {
+		name := strings.ReplaceAll(row.name, " ", "_")
+		if !strings.Contains(doc, "TestFailuresSayWhatToChange/"+name+"`") {
+			t.Errorf("docs/failures.md: got no TestFailuresSayWhatToChange/%s, want the table to name the test of each fix line", name)
+		}
+	}
+}
