@@ -79,7 +79,7 @@ func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 		if r.namespace {
 			cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWCGROUP
 		}
-		defer onCancel(ctx, cmd, func() error {
+		stop := func() error {
 			members, _ := cgroupMembers(dir)
 			r.mu.Lock()
 			run.cancelled, run.members = true, members
@@ -88,14 +88,16 @@ func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 				return os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
 			}
 			return cmd.Process.Kill()
-		})()
+		}
 		if !r.killCgroup && !r.hang {
 			cmd.WaitDelay = 100 * time.Millisecond
 		}
-		if err := cmd.Start(); err != nil {
+		disarm, err := startStopping(ctx, cmd, stop)
+		if err != nil {
 			os.Remove(dir)
 			return err
 		}
+		defer disarm()
 		r.mu.Lock()
 		run.child = cmd.Process.Pid
 		r.mu.Unlock()

@@ -60,21 +60,30 @@ var builds = []build{
 	}},
 }
 
-// onCancel arms what a runner does when ctx is done, as code does with
-// each build: the command's Cancel (exec.CommandContext), or a
-// context.AfterFunc (exec.Command), whose stop it returns. Call it before
-// Start.
-func onCancel(ctx context.Context, cmd *exec.Cmd, stop func() error) (disarm func()) {
+// startStopping starts cmd so that stop runs when ctx is done, as code
+// does with each build: as the command's Cancel (exec.CommandContext), or
+// from a context.AfterFunc armed once Start has set cmd.Process
+// (exec.Command). disarm stops the AfterFunc.
+func startStopping(ctx context.Context, cmd *exec.Cmd, stop func() error) (disarm func(), err error) {
 	if cmd.Cancel != nil {
 		cmd.Cancel = stop
-		return func() {}
+		return func() {}, cmd.Start()
 	}
-	after := context.AfterFunc(ctx, func() {
-		if cmd.Process != nil {
-			stop()
-		}
-	})
-	return func() { after() }
+	if err := cmd.Start(); err != nil {
+		return func() {}, err
+	}
+	after := context.AfterFunc(ctx, func() { stop() })
+	return func() { after() }, nil
+}
+
+// runStopping runs cmd to its end, calling stop when ctx is done.
+func runStopping(ctx context.Context, cmd *exec.Cmd, stop func() error) error {
+	disarm, err := startStopping(ctx, cmd, stop)
+	if err != nil {
+		return err
+	}
+	defer disarm()
+	return cmd.Wait()
 }
 
 // killGroup kills cmd's process group, its own (Setpgid).
@@ -154,11 +163,7 @@ func lines(want ...string) func(*exectest.Descendant) []string {
 func killsChild(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := b.command(ctx, d.Argv())
-		defer onCancel(ctx, cmd, func() error { return cmd.Process.Kill() })()
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		return cmd.Wait()
+		return runStopping(ctx, cmd, func() error { return cmd.Process.Kill() })
 	}
 }
 
@@ -192,11 +197,7 @@ func signalsGroup(sig syscall.Signal) runnerOf {
 		return func(ctx context.Context) error {
 			cmd := ownGroup(b.command(ctx, d.Argv()))
 			cmd.Dir = os.TempDir() // a SIGQUIT may dump core in the working directory
-			defer onCancel(ctx, cmd, func() error { return killGroup(cmd, sig) })()
-			if err := cmd.Start(); err != nil {
-				return err
-			}
-			return cmd.Wait()
+			return runStopping(ctx, cmd, func() error { return killGroup(cmd, sig) })
 		}
 	}
 }
@@ -220,16 +221,12 @@ func gracefully(sig syscall.Signal) runnerOf {
 func killsGroupWhileChildRuns(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := ownGroup(b.command(ctx, d.Argv()))
-		defer onCancel(ctx, cmd, func() error {
+		return runStopping(ctx, cmd, func() error {
 			if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 				return err // reaped: the group id is no longer the command's
 			}
 			return killGroup(cmd, syscall.SIGKILL)
-		})()
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		return cmd.Wait()
+		})
 	}
 }
 
@@ -238,11 +235,7 @@ func killsGroupWhileChildRuns(b build, d *exectest.Descendant, _ *reaper) func(c
 func killsGroup(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := ownGroup(b.command(ctx, d.Argv()))
-		defer onCancel(ctx, cmd, func() error { return killGroup(cmd, syscall.SIGKILL) })()
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		return cmd.Wait()
+		return runStopping(ctx, cmd, func() error { return killGroup(cmd, syscall.SIGKILL) })
 	}
 }
 
@@ -318,10 +311,11 @@ func unwaited(withWait bool) runnerOf {
 				return err
 			}
 			kill := func() error { return killGroup(cmd, syscall.SIGKILL) }
-			defer onCancel(ctx, cmd, kill)()
-			if err := cmd.Start(); err != nil {
+			disarm, err := startStopping(ctx, cmd, kill)
+			if err != nil {
 				return err
 			}
+			defer disarm()
 			<-ctx.Done()
 			kill() // now, not only in os/exec's goroutine: nothing runs on when run returns
 			if withWait {

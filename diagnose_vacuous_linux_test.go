@@ -31,9 +31,10 @@ func TestVacuousFixLinesApplied(t *testing.T) {
 		// on its own, which no kill of the runner's caused.
 		{"ended on its own", nil, func(r runnerOf) runnerOf { return r },
 			"fix: where the command runs, /bin/sleep must sleep for its whole lifetime (20s): it is another program there, or it cannot run"},
-		// The cancel comes after the sleep ended, to a run that serves
-		// until its context is done.
-		{"lapsed by the cancel", []exectest.Option{exectest.CancelAfter(400 * time.Millisecond)}, untilCancelled,
+		// The cancel comes after the sleep ended (150ms after it
+		// started: 2s leaves room for a slow start under -race and load),
+		// to a run that serves until its context is done.
+		{"lapsed by the cancel", []exectest.Option{exectest.CancelAfter(2 * time.Second)}, untilCancelled,
 			"fix: make the descendant live where the command runs: /bin/sleep must be a working sleep there (not another program, not missing its libraries)"},
 	} {
 		for _, b := range builds {
