@@ -89,6 +89,9 @@ type backend struct {
 	gone func(pid int) bool
 	// staleHolders lists the processes that hold a dead run's FIFO.
 	staleHolders func(dir, prefix string) []Identity
+	// ignored is the set of signals a process ignores; false where it
+	// cannot be read.
+	ignored func(pid int) (SignalSet, bool)
 }
 
 // fileID names a file by device and inode, as a descriptor on it shows.

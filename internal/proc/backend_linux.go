@@ -35,6 +35,7 @@ func init() {
 		isSubreaper:     linuxIsSubreaper,
 		gone:            linuxGone,
 		staleHolders:    linuxStaleHolders,
+		ignored:         linuxIgnored,
 	}
 	if os.Getenv(PortableEnv) == "1" {
 		chosen = &portableBackend
