@@ -251,30 +251,37 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	case <-bound.C:
 	}
 	c.hung = true
+	stillRunning := time.Since(cancelled)
 	atBound := c.d.mon.snapshot()
 	c.holders = c.pipeHolders(atBound)
-	fix := fixFor(c.holders, atBound, c.d.tracker.CgroupChosen) // while they live
+	chosen := map[int]string{} // while they live
+	for _, p := range c.holders {
+		chosen[p.PID] = c.d.tracker.CgroupChosen(p.PID)
+	}
 	killErr := c.d.killAll()
 	killed := time.Now()
+	var afterKill string
+	select {
+	case c.out = <-returned:
+		c.elapsed, c.returned = time.Since(cancelled), true
+		afterKill = fmt.Sprintf("run returned %v after the kill (%v after cancel): err = %v", short(time.Since(killed)), short(c.elapsed), c.out.err)
+	case <-time.After(killGrace):
+		afterKill = fmt.Sprintf("run did not return %v after the kill either: its goroutine is leaked", killGrace)
+	}
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(time.Since(cancelled)), c.cfg.bound)
+	fmt.Fprintf(&msg, "exectest: run did not return within the bound after cancel: got still running after %v, want return within %v", short(stillRunning), c.cfg.bound)
 	heading := "processes holding the command's output pipe at the bound (the fixture's are killed by exectest so that run can return):"
 	if proc.Portable() {
 		heading = "fixture processes alive at the bound (portable mode: cannot see which of them, or which other process, holds the command's output pipe; exectest kills the fixture's so that run can return):"
 	}
 	writeList(&msg, heading, c.holders)
-	msg.WriteString("\n" + fix)
+	// Once run returned: its error may tell how the fixture child ended.
+	msg.WriteString("\n" + c.fixFor(c.holders, atBound, func(pid int) string { return chosen[pid] }))
 	if killErr != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", killErr)
 	}
 	c.writeTracker(&msg, atBound)
-	select {
-	case c.out = <-returned:
-		c.elapsed, c.returned = time.Since(cancelled), true
-		fmt.Fprintf(&msg, "\nrun returned %v after the kill (%v after cancel): err = %v", short(time.Since(killed)), short(c.elapsed), c.out.err)
-	case <-time.After(killGrace):
-		fmt.Fprintf(&msg, "\nrun did not return %v after the kill either: its goroutine is leaked", killGrace)
-	}
+	msg.WriteString("\n" + afterKill)
 	c.fail("%s", msg.String())
 }
 
@@ -332,11 +339,7 @@ func (c *check) checkLeaks(s snapshot) {
 		msgs = append(msgs, err.Error())
 	}
 	if len(msgs) > 0 {
-		fix := fixWait
-		if len(gs) == 0 {
-			fix = fixCloseFDs
-		}
-		c.fail("%s\n(%s)\n%s", strings.Join(msgs, "\n"), c.returnedWhen(), fix)
+		c.fail("%s\n(%s)\n%s", strings.Join(msgs, "\n"), c.returnedWhen(), c.fixLeaks(len(gs) > 0))
 	}
 }
 
@@ -403,9 +406,14 @@ func (c *check) judgeUnproved(snap snapshot) {
 		"exectest "+c.d.spec.Token+" alive", when, snap.explain(ran), fixUnproved(snap, ran, c.d.dir))
 }
 
-// writeTracker says how the fixture's processes were followed, and what
-// went wrong with it, if anything: a failure is only as good as that.
+// writeTracker says how the fixture's processes were followed where that
+// bears on the verdict (the portable mode, a cgroup the code under test
+// chose, no subreaper: see [proc.Tracker.Partial]), and what went wrong
+// with it, if anything. Elsewhere Result.Tracker says it.
 func (c *check) writeTracker(b *strings.Builder, s snapshot) {
+	if !c.d.tracker.Partial() && len(s.notes) == 0 {
+		return
+	}
 	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.d.tracking()) // as the fixture child's cgroup made it
 	for _, n := range s.notes {
 		fmt.Fprintf(b, "\n\t(%s)", n)

@@ -83,6 +83,8 @@ func TestAssertCancelVerdicts(t *testing.T) {
 				if portable != strings.HasPrefix(res.Tracker, "portable mode: ") {
 					t.Errorf("Result.Tracker: got %q, want the portable mode named there, and only there", res.Tracker)
 				}
+				// Under -v, how the fixture was tracked here (CI looks).
+				t.Logf("tracked by: %s", res.Tracker)
 				if c.verdict == "pass" && (!res.Proved || res.DescendantPID == 0) {
 					t.Errorf("result of a passing check: got %+v, want proved and the descendant's pid", res)
 				}

@@ -38,6 +38,8 @@ type cgroupRunner struct {
 	// hang, without killCgroup, leaves WaitDelay unset too: a descendant
 	// holding the pipe keeps Wait waiting until exectest kills it.
 	hang bool
+	// build makes the command; nil: exec.CommandContext.
+	build *build
 
 	mu   sync.Mutex
 	runs []*cgroupRun
@@ -70,11 +72,14 @@ func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 		}
 		defer unix.Close(fd)
 		cmd := command(ctx, argv)
+		if r.build != nil {
+			cmd = r.build.command(ctx, argv)
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: fd}
 		if r.namespace {
 			cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWCGROUP
 		}
-		cmd.Cancel = func() error {
+		stop := func() error {
 			members, _ := cgroupMembers(dir)
 			r.mu.Lock()
 			run.cancelled, run.members = true, members
@@ -87,10 +92,12 @@ func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 		if !r.killCgroup && !r.hang {
 			cmd.WaitDelay = 100 * time.Millisecond
 		}
-		if err := cmd.Start(); err != nil {
+		disarm, err := startStopping(ctx, cmd, stop)
+		if err != nil {
 			os.Remove(dir)
 			return err
 		}
+		defer disarm()
 		r.mu.Lock()
 		run.child = cmd.Process.Pid
 		r.mu.Unlock()

@@ -18,6 +18,10 @@ import (
 type described struct {
 	proctest.Process
 	role role.Role
+	// ignores is the set of signals it ignored when described, if
+	// ignoresKnown (the portable mode cannot read it).
+	ignores      proc.SignalSet
+	ignoresKnown bool
 }
 
 // describeAs describes a live process in role r, with which of pipes
@@ -28,7 +32,8 @@ func describeAs(id proc.Identity, r role.Role, pipes map[string]string) (describ
 		return described{}, false
 	}
 	p.Label(pipes)
-	return described{proctest.Process(p.Facts), r}, true
+	ignores, known := proc.IgnoredSignals(id.PID)
+	return described{proctest.Process(p.Facts), r, ignores, known}, true
 }
 
 // describe describes the live processes among ids.

@@ -1,24 +1,41 @@
 package exectest
 
 import (
+	"errors"
+	"fmt"
+	"os/exec"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/role"
 )
 
 // What to change, one line each, by what a failure showed. They name the
-// change in the code under test, not in the test.
+// change in the code under test, not in the test, and each is a claim: a
+// test applies exactly that change to a runner that fails with it and
+// shows that the check then passes (fixlines_test.go; the table in
+// docs/failures.md).
 const (
-	fixOwnGroup  = "fix: start the command in a process group of its own and kill that group on cancel: cancelpolicy.Apply(cmd) (Setpgid, a Cancel that sends SIGKILL to the group, WaitDelay)"
-	fixKillGroup = "fix: kill the group on cancel, not only the child: cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) } (cancelpolicy.Apply does it)"
-	fixLauncher  = "fix: the command's direct child had exited when the cancel came, and os/exec calls Cancel only while it runs: run it with cancelpolicy.Run(ctx, cmd) (or cancelpolicy.Start), which gives it a group of its own and kills that group also after the child exited"
-	fixContain   = "fix: a descendant left the command's process group (setsid, a daemon, job control), so no group kill reaches it: contain the command in a cgroup of its own and kill that on cancel: cancelpolicy.Run(ctx, cmd, cancelpolicy.Contain()) (Linux; root or a delegated cgroup), or run it in a PID namespace that dies with the runner (bwrap --unshare-pid --die-with-parent)"
-	fixWaitFirst = "fix: run returned while the command's tree still ran and killed it only later: stop the tree before returning (cancel, then cmd.Wait, with a Cancel that kills the group)"
-	fixEarly     = "fix: run returned before the cancel with the command still running: wait for the command (cmd.Wait) and stop its whole tree on cancel"
-	fixWait      = "fix: run gave up on the command without cmd.Wait: call it before returning; it ends os/exec's goroutines and closes the command's pipes"
-	fixSelfHolds = "fix: close, in run, the write end of the pipe given to the command as soon as cmd.Start returns: while the test process holds it, the reader never sees EOF"
-	fixCloseFDs  = "fix: close the ends of the command's pipes that run opened: cmd.Wait closes those of StdoutPipe, StderrPipe and StdinPipe, so call it, and close an os.Pipe end after cmd.Start"
+	fixOwnGroup     = "fix: start the command in a process group of its own and kill that group on cancel: " + runInstead
+	fixKillGroup    = "fix: kill the command's process group on cancel, not only its direct child: " + runInstead
+	fixLauncher     = "fix: the command's direct child had exited when the cancel came, and os/exec calls Cancel only while it runs: " + runInstead + "; it kills the group also after the child exited"
+	fixContain      = "fix: a descendant left the command's process group (setsid, a daemon, job control), so no group kill reaches it: contain the command in a cgroup of its own and kill that on cancel (Linux; root or a delegated cgroup): cancelpolicy.Run(ctx, cmd, cancelpolicy.Contain())" + inPlace + ", or run it in a PID namespace that dies with the runner (bwrap --unshare-pid --die-with-parent)"
+	fixWaitFirst    = "fix: run returned while the command's tree still ran and killed it only later: stop the tree before returning: " + runInstead
+	fixEarly        = "fix: run returned before the cancel with the command still running: wait for it, and stop its tree on cancel: " + runInstead
+	fixWait         = "fix: run gave up on the command without cmd.Wait: call it before returning; it ends os/exec's goroutines and closes the command's pipes"
+	fixStopThenWait = "fix: run gave up on the command without cmd.Wait while the command's tree still ran, and a cmd.Wait then would wait as long as a process holding its output pipe lives: stop the tree first, then wait: " + runInstead
+	fixSelfHolds    = "fix: close, in run, the write end of the pipe given to the command as soon as cmd.Start returns: while the test process holds it, the reader never sees EOF"
+	fixCloseFDs     = "fix: close the ends of the command's pipes that run opened: cmd.Wait closes those of StdoutPipe, StderrPipe and StdinPipe, so call it, and close an os.Pipe end after cmd.Start"
+)
+
+// runInstead is the one change that stops a command's whole tree on
+// cancel, for a command built either way: os/exec's Cancel needs
+// exec.CommandContext, which is why cancelpolicy.Apply is advised nowhere.
+const (
+	runInstead = "cancelpolicy.Run(ctx, cmd)" + inPlace
+	inPlace    = " in place of cmd.Run(), or of cmd.Start(), the kill and cmd.Wait() (cmd from exec.Command or exec.CommandContext)"
 )
 
 // fixKillCgroup is the fix where the command runs in a cgroup the code
@@ -28,12 +45,30 @@ func fixKillCgroup(dir string) string {
 	return "fix: the command runs in a cgroup of its own, " + dir + ", but a descendant that left its process group outlived the cancel there: kill that cgroup on cancel (write 1 to its cgroup.kill), as cancelpolicy.Run(ctx, cmd, cancelpolicy.Contain()) does"
 }
 
+// fixIgnored is the fix where the cancel's signal, sig, is one that a
+// process of the command's group ignores: the signal alone never stops
+// it, so a SIGKILL must follow, within the check's bound.
+func fixIgnored(sig syscall.Signal, grace time.Duration) string {
+	return fmt.Sprintf("fix: follow the cancel's %s with a SIGKILL to the command's group after a grace shorter than the check's bound: cancelpolicy.Run(ctx, cmd, cancelpolicy.Graceful(syscall.%s, %s))%s",
+		proc.SignalName(sig), proc.SignalName(sig), goDuration(grace), inPlace)
+}
+
+// goDuration spells d as Go code: 500*time.Millisecond.
+func goDuration(d time.Duration) string {
+	d = max(d.Round(time.Millisecond), time.Millisecond)
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d*time.Second", d/time.Second)
+	}
+	return fmt.Sprintf("%d*time.Millisecond", d/time.Millisecond)
+}
+
 // fixFor says what to change so that a cancel stops the processes ps,
 // found alive where they should not be (holding the pipe past the bound,
 // or surviving run's return), from where they stand toward the fixture
-// child's process group and session, and which cgroup they run in
-// (chosen: see [proc.Tracker.CgroupChosen]). Call it while they live.
-func fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
+// child's process group and session, which cgroup they run in (chosen:
+// see [proc.Tracker.CgroupChosen], read while they lived) and which
+// signals they ignore.
+func (c *check) fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
 	child := s.child
 	own := false // some fixture process is still in the child's group
 	for _, p := range ps {
@@ -62,6 +97,9 @@ func fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
 			own = true
 		}
 	}
+	if why := c.ignoredCancel(ps, s); why != "" {
+		return why
+	}
 	if !own {
 		return fixOwnGroup
 	}
@@ -71,6 +109,64 @@ func fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
 		return fixOwnGroup
 	}
 	return fixKillGroup
+}
+
+// ignoredCancel says, where the fixture child died of a signal that
+// fixture processes among ps ignore, which signal, who ignores it and
+// why, then the fix; "" otherwise. Only what was seen counts: the
+// signal the child died of (a runner that signals the child alone leaves
+// its group unsignalled, but the fix holds either way), and the SigIgn of
+// the processes (which the portable mode cannot read: it says nothing).
+// A signal that a process catches is not counted: every Go program
+// catches SIGINT and SIGTERM in its runtime, and dies of them all the same.
+func (c *check) ignoredCancel(ps []described, s snapshot) string {
+	sig := c.cancelSignal(s)
+	if sig == 0 || sig == syscall.SIGKILL {
+		return ""
+	}
+	var who []string
+	var ignored proc.SignalSet
+	for _, p := range ps {
+		if p.role.Fixture() && p.ignoresKnown && p.ignores.Has(sig) {
+			who = append(who, fmt.Sprintf("pid %d (%s)", p.PID, p.role.Noun()))
+			ignored |= p.ignores
+		}
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	name, they := proc.SignalName(sig), "it ignores"
+	if len(who) > 1 {
+		they = "they ignore"
+	}
+	why := "set to be ignored (trap '' in a shell, signal.Ignore in Go) by the process or an ancestor"
+	if (sig == syscall.SIGINT || sig == syscall.SIGQUIT) && ignored.Has(syscall.SIGINT) && ignored.Has(syscall.SIGQUIT) {
+		why = "as a background job of a non-interactive sh (sh -c 'cmd &') starts with SIGINT and SIGQUIT ignored"
+	}
+	return fmt.Sprintf("the cancel's signal is ignored: the fixture child died of %s, and no %s stops %s, sent to the group or not: %s %s (SigIgn), %s, and an ignored signal stays ignored across fork and exec\n%s",
+		name, name, strings.Join(who, ", "), they, ignored.Names(syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM), why,
+		fixIgnored(sig, c.cfg.bound/2))
+}
+
+// cancelSignal is the signal the fixture child died of, where that can be
+// told: by the kernel (see [procstate.Watch.End]), or by run's error when
+// it is the child's own *exec.ExitError. 0 where it exited, or nothing
+// tells.
+func (c *check) cancelSignal(s snapshot) syscall.Signal {
+	if end, ok := s.childWatch.End(); ok {
+		if end.Exited {
+			return 0
+		}
+		return end.Signal
+	}
+	var ee *exec.ExitError
+	if s.child.PID == 0 || !errors.As(c.out.err, &ee) || ee.Pid() != s.child.PID {
+		return 0
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ws.Signal()
+	}
+	return 0
 }
 
 // fixSurvivors says what to change for processes that survived run's
@@ -85,7 +181,42 @@ func (c *check) fixSurvivors(s snapshot) string {
 			return fixWaitFirst // not being killed when run returned, dead now
 		}
 	}
-	return fixFor(c.survivors, s, c.d.tracker.CgroupChosen)
+	return c.fixFor(c.survivors, s, c.d.tracker.CgroupChosen)
+}
+
+// fixLeaks says what to change for goroutines or descriptors run left
+// behind: call cmd.Wait; but where run returned before the cancel, a Wait
+// alone would not stop the tree on cancel, and where the tree still ran
+// when run returned, a Wait would wait for it: stop it first.
+func (c *check) fixLeaks(goroutines bool) string {
+	switch {
+	case c.early:
+		return fixEarly
+	case len(c.atReturn) > 0:
+		return fixStopThenWait
+	case goroutines:
+		return fixWait
+	}
+	return fixCloseFDs
+}
+
+// What to change where the descendant never proved it runs. Most are
+// fixes of where the command runs, not of the runner: the line says so by
+// naming the place (a sandbox's /proc, /dev, /bin/sleep, TMPDIR).
+const (
+	fixMountProc     = "fix: mount /proc where the command runs (bwrap: --proc /proc)"
+	fixDev           = "fix: give the command a /dev where it runs (bwrap: --dev /dev)"
+	fixSleep         = "fix: make /bin/sleep a working sleep where the command runs (bind it with its libraries), or use exectest.Hermetic(), which needs no /bin/sleep"
+	fixShape         = "fix: let the command's tree take the fixture's shape where it runs (see what the fixture reported above), or check it with a NewDescendant option it allows"
+	fixPortablePIDNS = "fix: the portable mode follows only processes below the test process in its own PID namespace, and the command runs in another (a sandbox's --unshare-pid): check this in the Linux mode (on Linux, unset " + proc.PortableEnv + "), or run the command in the test's PID namespace"
+	fixStartArgv     = "fix: run must start d.Argv() (or d.Script()) under ctx and return only when the command is done"
+	fixReport        = "fix: make the descendant run where the command runs: see what the fixture reported above"
+)
+
+// fixReach is the fix where the command ran but could not reach the
+// fixture's folder dir.
+func fixReach(dir string) string {
+	return "fix: let the command reach the fixture's folder " + dir + ": run it where that path is visible and writable to it, or set TMPDIR to a folder it can see"
 }
 
 // fixUnproved says what to change where the descendant never proved it
@@ -95,19 +226,19 @@ func fixUnproved(s snapshot, ran string, dir string) string {
 	said := strings.Join(s.failures, "\n") + "\n" + ran
 	switch {
 	case strings.Contains(said, "/proc"):
-		return "fix: mount /proc where the command runs (bwrap: --proc /proc)"
+		return fixMountProc
 	case strings.Contains(said, "/dev/null"):
-		return "fix: give the command a /dev where it runs (bwrap: --dev /dev)"
+		return fixDev
 	case strings.Contains(said, "/bin/sleep"):
-		return "fix: make /bin/sleep a working sleep where the command runs (bind it with its libraries), or use exectest.Hermetic(), which needs no /bin/sleep"
+		return fixSleep
 	case strings.Contains(said, notInShapeText):
-		return "fix: let the command's tree take the fixture's shape where it runs (see what the fixture reported above), or check it with a NewDescendant option it allows"
+		return fixShape
 	case strings.Contains(said, notBelowTestText):
-		return "fix: the portable mode follows only processes below the test process in its own PID namespace, and the command runs in another (a sandbox's --unshare-pid): check this in the Linux mode (on Linux, unset " + proc.PortableEnv + "), or run the command in the test's PID namespace"
+		return fixPortablePIDNS
 	case ran != "":
-		return "fix: let the command reach the fixture's folder " + dir + ": run it where that path is visible and writable to it, or set TMPDIR to a folder it can see"
+		return fixReach(dir)
 	case s.started == 0:
-		return "fix: run must start d.Argv() (or d.Script()) under ctx and return only when the command is done"
+		return fixStartArgv
 	}
-	return "fix: make the descendant run where the command runs: see what the fixture reported above"
+	return fixReport
 }

@@ -46,3 +46,43 @@ func (d *Descendant) Tracker() string { return d.tracking() }
 
 // Process is the descendant's identity once it has proved it runs.
 func (d *Descendant) Process() (proc.Identity, bool) { return d.proved() }
+
+// FixIgnored is the fix line for a cancel signal sig that a process of
+// the command's group ignores, with a grace of half the check's bound.
+var FixIgnored = fixIgnored
+
+// FixLines are the check's fix lines that take no argument, by kind: the
+// table in docs/failures.md has a row for each, and TestFailuresSayWhatToChange
+// applies each to a runner that fails with it.
+var FixLines = map[string]string{
+	"own group":              fixOwnGroup,
+	"kill group":             fixKillGroup,
+	"launcher":               fixLauncher,
+	"contain":                fixContain,
+	"wait first":             fixWaitFirst,
+	"early":                  fixEarly,
+	"wait":                   fixWait,
+	"stop, then wait":        fixStopThenWait,
+	"test process holds":     fixSelfHolds,
+	"close descriptors":      fixCloseFDs,
+	"mount /proc":            fixMountProc,
+	"/dev":                   fixDev,
+	"/bin/sleep":             fixSleep,
+	"shape":                  fixShape,
+	"portable PID namespace": fixPortablePIDNS,
+	"start argv":             fixStartArgv,
+	"report":                 fixReport,
+}
+
+// FixKillCgroup and FixReach are the fix lines that name a folder.
+var (
+	FixKillCgroup = fixKillCgroup
+	FixReach      = fixReach
+)
+
+// FixUnproved is the fix line of a check whose descendant never proved it
+// runs, for the failures the fixture reported and the number of fixture
+// children that started.
+func FixUnproved(failures []string, started int) string {
+	return fixUnproved(snapshot{failures: failures, started: started}, "", "")
+}

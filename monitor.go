@@ -44,8 +44,9 @@ type monitor struct {
 	before     map[string]bool   // pipes open in the test process before run: none is the command's (see openBeforeRun)
 	pipes      map[string]string // the command's own stdio pipes: "pipe:[1234]" -> "stdout"
 	stdio      stdioSeen
-	childStdio [3]string // what the first fixture child's fds 0-2 point to, "" where unreadable
-	child      proc.Stat // the fixture child as it started, in the test's namespace
+	childStdio [3]string        // what the first fixture child's fds 0-2 point to, "" where unreadable
+	child      proc.Stat        // the fixture child as it started, in the test's namespace
+	childWatch *procstate.Watch // on that child: how it ended (see check.cancelSignal)
 	notes      []string
 	started    int
 	proof      *proof
@@ -121,6 +122,9 @@ func (m *monitor) close() {
 	if p := m.snapshot().proof; p != nil {
 		p.watch.Close()
 	}
+	m.mu.Lock()
+	m.childWatch.Close()
+	m.mu.Unlock()
 	m.goAhead.Close() // a child still waiting sees EOF and goes on
 }
 
@@ -170,10 +174,16 @@ func (m *monitor) handle(e marker.Event) {
 	if e.Kind == marker.Alive && reason == "" && !gone && !raced {
 		reason = m.notInShape(id)
 	}
-	var childStat proc.Stat
+	var (
+		childStat  proc.Stat
+		childWatch *procstate.Watch
+	)
 	if started && reason == "" {
 		childStat, _ = id.Stat() // its group and session in the test's namespace
+		// Opened while it runs: the signal it dies of is the cancel's.
+		childWatch, _ = procstate.Open(id)
 	}
+	defer func() { childWatch.Close() }() // unless kept below
 	comm := st.Comm
 	if m.execs {
 		comm = sleepComm
@@ -200,6 +210,7 @@ func (m *monitor) handle(e marker.Event) {
 		}
 		if m.child == (proc.Stat{}) {
 			m.child = childStat
+			m.childWatch, childWatch = childWatch, nil
 		}
 		m.known = append(m.known, knownProcess{id: id, role: role.FixtureChild, execChild: st.PPID == os.Getpid()})
 	case marker.Alive:
@@ -422,6 +433,7 @@ type snapshot struct {
 	stdio      stdioSeen
 	childStdio [3]string
 	child      proc.Stat
+	childWatch *procstate.Watch
 	notes      []string
 }
 
@@ -430,7 +442,7 @@ func (m *monitor) snapshot() snapshot {
 	defer m.mu.Unlock()
 	return snapshot{m.changed, m.started, m.proof, m.exit,
 		slices.Clone(m.failures), slices.Clone(m.known), maps.Clone(m.pipes),
-		stdioSeen{slices.Clone(m.stdio.fds), m.stdio.unread}, m.childStdio, m.child, slices.Clone(m.notes)}
+		stdioSeen{slices.Clone(m.stdio.fds), m.stdio.unread}, m.childStdio, m.child, m.childWatch, slices.Clone(m.notes)}
 }
 
 // stdioWithoutPipes returns what the fixture children's stdio were, and

@@ -118,21 +118,31 @@ func TestRunnerCgroupStress(t *testing.T) {
 // direct child hangs on the escaped descendant: the fix names the
 // runner's cgroup to kill, not a cgroup to make (the hang's fix is read
 // before exectest kills the holders, while their cgroup can still be
-// read).
+// read). Applied (the runner writes 1 to that cgroup's cgroup.kill on
+// cancel), the check passes.
 func TestRunnerCgroupHangNamesItsCgroup(t *testing.T) {
 	needSight(t, "cgroups")
 	parent := runnerCgroupParent(t)
 	for _, sh := range shapes {
-		t.Run(sh.name, func(t *testing.T) {
-			t.Parallel()
-			r := &cgroupRunner{parent: parent, hang: true}
-			defer r.cleanup(t)
-			f := runFake(t, func(tb testing.TB) {
-				d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Escaping()}, sh.opts...)...)
-				exectest.AssertCancel(tb, d, r.run(d.Argv()), exectest.Within(300*time.Millisecond))
+		for _, b := range builds {
+			t.Run(sh.name+"/"+b.name, func(t *testing.T) {
+				t.Parallel()
+				check := func(r *cgroupRunner) fake {
+					defer r.cleanup(t)
+					return runFake(t, func(tb testing.TB) {
+						d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Escaping()}, sh.opts...)...)
+						exectest.AssertCancel(tb, d, r.run(d.Argv()), exectest.Within(300*time.Millisecond))
+					})
+				}
+				r := &cgroupRunner{parent: parent, hang: true, build: &b}
+				f := check(r)
+				f.wantVerdict(t, "fail", "run did not return within the bound", "fixture processes tracked by: ", "runs in a cgroup the code under test chose")
+				if got, want := fixLines(f.report()), []string{exectest.FixKillCgroup(r.runs[0].dir)}; !slices.Equal(got, want) {
+					t.Fatalf("fix lines: got %q, want %q", got, want)
+				}
+				check(&cgroupRunner{parent: parent, killCgroup: true, build: &b}).wantVerdict(t, "pass")
 			})
-			f.wantVerdict(t, "fail", "run did not return within the bound", "fix: the command runs in a cgroup of its own, "+parent+"/", "kill that cgroup on cancel")
-		})
+		}
 	}
 }
 

@@ -46,10 +46,10 @@ func (m *monitor) notInShape(id proc.Identity) string {
 	if (sp.Launch || sp.DoubleFork) && m.startedIt(s.PPID) {
 		why = append(why, fmt.Sprintf("parent: got pid %d, still the fixture's, want it gone (the descendant orphaned)", s.PPID))
 	}
-	if sp.IgnoreTerm && !proc.Portable() { // the portable mode cannot read dispositions
-		const want = 1<<(syscall.SIGINT-1) | 1<<(syscall.SIGTERM-1)
-		if ign, ok := ignoredSignals(id.PID); ok && ign&want != want {
-			why = append(why, fmt.Sprintf("SigIgn: got %016x, want SIGINT and SIGTERM (%016x) among them", ign, uint64(want)))
+	if sp.IgnoreTerm { // the portable mode cannot read dispositions: ok is false there
+		want := proc.SignalsOf(syscall.SIGINT, syscall.SIGTERM)
+		if ign, ok := proc.IgnoredSignals(id.PID); ok && ign&want != want {
+			why = append(why, fmt.Sprintf("SigIgn: got %016x, want SIGINT and SIGTERM (%016x) among them", uint64(ign), uint64(want)))
 		}
 	}
 	if sp.JobControl {
@@ -82,20 +82,4 @@ func (m *monitor) startedIt(pid int) bool {
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	return err == nil && strings.Contains(string(b), m.token)
-}
-
-// ignoredSignals is the SigIgn mask of /proc/PID/status; false where it
-// cannot be read.
-func ignoredSignals(pid int) (uint64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0, false
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
-			n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
 }

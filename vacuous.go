@@ -106,8 +106,8 @@ func lifetimeError(lifetime time.Duration, cfg assertConfig) string {
 		return ""
 	}
 	return fmt.Sprintf("exectest.AssertCancel: the descendant's lifetime: got %v, want at least %v (the cancel delay %v + the bound %v + %v), or a hung run passes when the descendant ends on its own\n"+
-		"fix: exectest.NewDescendant(t, exectest.Lifetime(%v)), or a shorter exectest.Within",
-		lifetime, need, window, cfg.bound, lifetimeMargin(cfg.bound), need)
+		"fix: exectest.NewDescendant(t, exectest.Lifetime(%s)), or a shorter exectest.Within",
+		lifetime, need, window, cfg.bound, lifetimeMargin(cfg.bound), goDuration(need))
 }
 
 // endReported reads the descendant's end from the status its parent, the

@@ -71,7 +71,8 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 }
 
 // Wait waits for the command as [exec.Cmd.Wait] does and stops watching
-// the context. If the context's watch killed the group after the direct
+// the context; during a stop by [Graceful], it also waits until the group
+// has no member left or the SIGKILL after the grace has been sent. If the context's watch killed the group after the direct
 // child had exited successfully, Wait returns the context's error. With
 // [Contain], Wait then kills what is left in the command's cgroup and
 // removes it; an error doing so is joined to the command's.
@@ -85,7 +86,26 @@ func (s *Started) Wait() error {
 	return errors.Join(err, cgErr)
 }
 
-// Run is [Start] followed by [Started.Wait].
+// Run runs cmd in place of cmd.Run: it starts it in a process group of its
+// own, waits for it, and when ctx is done kills that group (with
+// [Graceful], signals it first), also after the direct child has exited
+// (the launcher shape, which os/exec no longer signals). It returns when
+// the command is done, as [Started.Wait] says.
+//
+// cmd may come from [exec.Command] or [exec.CommandContext]. ctx is what
+// stops the tree. The command's own context, from exec.CommandContext,
+// still counts: when it is done first, os/exec calls the command's Cancel,
+// which Run has replaced with the group kill, but only while the direct
+// child runs. Pass the same context to both, or build cmd with
+// exec.Command and let ctx alone decide.
+//
+// Which entry point: Run, for a command run to its end (in place of
+// cmd.Run); [Start] and then [Started.Wait], for a command that runs while
+// the caller goes on (in place of cmd.Start and cmd.Wait, with pipes from
+// cmd.StdoutPipe read before the Wait); [Apply], only where code that is
+// not the caller's starts and waits for cmd, and then cmd must come from
+// exec.CommandContext: Apply does not stop the launcher shape and cannot
+// [Contain].
 func Run(ctx context.Context, cmd *exec.Cmd, opts ...Option) error {
 	s, err := Start(ctx, cmd, opts...)
 	if err != nil {

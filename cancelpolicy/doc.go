@@ -5,18 +5,22 @@
 //
 // Two entry points:
 //
-//   - [Apply] configures a command from [exec.CommandContext] before its
-//     Start: a process group of its own, a Cancel that kills that group,
-//     and a WaitDelay backstop. It stops the waiting shape (the direct
-//     child still runs when the context is done), because os/exec calls
-//     Cancel only while it has not yet seen the direct child exit.
-//   - [Start] and [Run] do the same and also watch the context until Wait
-//     returns, so that a cancel kills the group also after the direct child
-//     exited: the launcher shape (sh -c 'work &', npm and mise shims,
-//     wrappers that start the real work in the background and exit), whose
-//     descendants os/exec never signals. The watch is a
+//   - [Run] (in place of cmd.Run), and [Start] with [Started.Wait] (in
+//     place of cmd.Start and cmd.Wait), take a command from [exec.Command]
+//     or [exec.CommandContext] and a context: they start it in a process
+//     group of its own, with a WaitDelay backstop, and watch the context
+//     until Wait returns, so that a cancel kills the group also after the
+//     direct child exited: the launcher shape (sh -c 'work &', npm and
+//     mise shims, wrappers that start the real work in the background and
+//     exit), whose descendants os/exec never signals. The watch is a
 //     [context.AfterFunc] that Wait stops: a long-lived context keeps no
 //     registration per finished command.
+//   - [Apply] configures a command from [exec.CommandContext] before its
+//     Start, for code that hands the command to something else to start
+//     and wait for: a process group of its own, a Cancel that kills that
+//     group, and a WaitDelay backstop. It stops the waiting shape only (the
+//     direct child still runs when the context is done), because os/exec
+//     calls Cancel only while it has not yet seen the direct child exit.
 //
 // # Which group is signalled
 //

@@ -111,8 +111,11 @@ func (g *group) killCgroup(groupErr error) (err error, contained bool) {
 
 // finish records that Wait returned, releases the pin unless the graceful
 // SIGKILL still needs it, and reports whether the watch interrupted the
-// command. With Contain it then removes the cgroup, after what is left in
-// it had the rest of a graceful stop's grace to exit.
+// command. During a graceful stop it first waits until the group (and the
+// cgroup, with Contain) has no member left or the SIGKILL has been sent:
+// a member that ignores the first signal and holds none of the command's
+// pipes does not keep os/exec's Wait waiting, and would outlive the
+// command's Wait otherwise. With Contain it then removes the cgroup.
 func (g *group) finish() (interrupted bool, err error) {
 	g.mu.Lock()
 	g.done = true
@@ -125,14 +128,27 @@ func (g *group) finish() (interrupted bool, err error) {
 		graceLeft = time.Until(g.graceEnd)
 	}
 	g.mu.Unlock()
+	if graceLeft > 0 {
+		// Past the grace the timer is due: the margin is for a loaded
+		// machine that runs it late.
+		pollUntil(graceLeft+graceMargin, func() bool {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			if cg != nil { // it holds the group, and what left it
+				return g.timer == nil || !cg.populated()
+			}
+			return g.timer == nil || g.empty()
+		})
+	}
 	if cg == nil {
 		return interrupted, nil
 	}
-	if graceLeft > 0 {
-		pollUntil(graceLeft, func() bool { return !cg.populated() })
-	}
 	return interrupted, cg.remove()
 }
+
+// graceMargin bounds how long Wait waits for the graceful SIGKILL past
+// the grace itself.
+const graceMargin = time.Second
 
 // pollUntil looks at done with a short capped backoff until it holds or
 // limit has passed.

@@ -1,8 +1,11 @@
 package cancelpolicy
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -57,4 +60,49 @@ func (g *group) signal(sig syscall.Signal) error {
 		}
 	}
 	return g.byNumber(sig)
+}
+
+// empty reports whether the group has no live member left. A zombie
+// counts as gone: an orphan stays one until its new parent reaps it, and
+// a child subreaper (a test binary's) may reap late, while a signal to
+// the group still finds it. So where the pidfd does not say the group is
+// gone (ESRCH), /proc is read for a member that is not a zombie.
+func (g *group) empty() bool {
+	pgid := g.cmd.Process.Pid
+	if g.pidfd >= 0 && safeGroup(pgid) && errors.Is(unix.PidfdSendSignal(g.pidfd, 0, nil, pidfdSignalProcessGroup), unix.ESRCH) {
+		return true
+	}
+	return !liveMember(pgid)
+}
+
+// liveMember reports whether a process that is not a zombie runs in group
+// pgid; true where /proc cannot be read, which tells nothing.
+func liveMember(pgid int) bool {
+	dir, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range dir {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // gone
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold any byte but ')'
+		// at its end.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if n, err := strconv.Atoi(f[2]); err == nil && n == pgid {
+			return true
+		}
+	}
+	return false
 }

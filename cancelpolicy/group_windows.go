@@ -21,3 +21,6 @@ func (g *group) unpin() {}
 
 // signal terminates the direct child (sig is always SIGKILL here).
 func (g *group) signal(syscall.Signal) error { return g.cmd.Process.Kill() }
+
+// empty: there is no graceful stop on Windows to wait out.
+func (g *group) empty() bool { return false }

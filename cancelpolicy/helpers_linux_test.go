@@ -124,3 +124,25 @@ func zombie(pid int) bool {
 	i := bytes.LastIndexByte(stat, ')')
 	return err == nil && i > 0 && len(stat) > i+2 && stat[i+2] == 'Z'
 }
+
+// doomed reports whether the descendant is dead or has a SIGKILL on its
+// way: the kernel tears a killed process down asynchronously.
+func (d descendant) doomed() bool {
+	if d.dead() {
+		return true
+	}
+	status, err := os.ReadFile("/proc/" + strconv.Itoa(d.pid) + "/status")
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		name, mask, ok := strings.Cut(line, ":")
+		if !ok || name != "SigPnd" && name != "ShdPnd" {
+			continue
+		}
+		if m, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64); err == nil && m&(1<<(unix.SIGKILL-1)) != 0 {
+			return true
+		}
+	}
+	return false
+}

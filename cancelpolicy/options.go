@@ -43,7 +43,10 @@ func WaitDelay(d time.Duration) Option {
 // Graceful makes a cancel send sig to the group first, and SIGKILL to the
 // group grace later if a member is still there; runners that let a program
 // clean up send [os.Interrupt] or [syscall.SIGTERM]. A member that ignores
-// sig dies by the SIGKILL. sig must be a [syscall.Signal] other than
+// sig (a background job of a non-interactive sh ignores SIGINT and
+// SIGQUIT) dies by the SIGKILL, and [Started.Wait] returns only once the
+// group has no member left or the SIGKILL has been sent, also where that
+// member holds none of the command's pipes. sig must be a [syscall.Signal] other than
 // SIGKILL, and grace > 0 and shorter than the WaitDelay. Not supported on
 // Windows (an error there).
 func Graceful(sig os.Signal, grace time.Duration) Option {

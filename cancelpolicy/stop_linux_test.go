@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -154,6 +155,32 @@ func TestGracefulSendsSignalFirst(t *testing.T) {
 		t.Errorf("graceful, TERM obeyed: Wait: got %v, want death by SIGTERM", err)
 	}
 	awaitDead(t, d, "graceful, TERM obeyed")
+}
+
+// A member that ignores the graceful signal and holds none of the
+// command's pipes does not keep os/exec's Wait waiting: Wait must still
+// not return before the SIGKILL after the grace, or the member outlives
+// it (the background job of sh -c ignores SIGINT). Before, Wait returned
+// as soon as the shell died of the SIGINT.
+func TestGracefulWaitOutlastsMemberIgnoringTheSignal(t *testing.T) {
+	t.Parallel()
+	const grace = 300 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pidFile := filepath.Join(t.TempDir(), "descendant.pid")
+	cmd := exec.Command("/bin/sh", "-c", waiting, "sh", pidFile) // no pipe: /dev/null
+	s, err := cancelpolicy.Start(ctx, cmd, cancelpolicy.Graceful(syscall.SIGINT, grace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := awaitDescendant(t, pidFile)
+	cancel()
+	begin := time.Now()
+	err = s.Wait()
+	if !d.doomed() {
+		t.Errorf("Wait returned %v after the cancel (%v), with the descendant %d, which ignores SIGINT, alive and not killed: want the SIGKILL sent %v after the cancel first", time.Since(begin), err, d.pid, grace)
+	}
+	awaitDead(t, d, "graceful SIGINT, ignored by a background job")
 }
 
 // stopAndCheck cancels, and fails t unless wait returns between atLeast

@@ -1,12 +1,15 @@
 package flaky_test
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/flaky"
 )
 
@@ -34,4 +37,29 @@ func TestCancelDuringStartup(t *testing.T) {
 	},
 		exectest.CancelAfterRandom(flaky.Bookkeeping*3/2, flaky.Bookkeeping*5/2),
 		exectest.Within(500*time.Millisecond))
+}
+
+// fixedRun is flaky.Run with the fix line its failure prints applied:
+// cancelpolicy.Run(ctx, cmd) in place of cmd.Start(), the kill and
+// cmd.Wait(). The group is killed whenever the cancel comes, bookkeeping
+// or not. (The line once advised a hand-written syscall.Kill of the group
+// in a Cancel, which a command from exec.Command cannot take.)
+func fixedRun(ctx context.Context, argv []string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	return cancelpolicy.Run(ctx, cmd)
+}
+
+// TestFixedCancelDuringStartup: the demo's cancels against the fixed
+// runner. On by default: it passes, under load too.
+func TestFixedCancelDuringStartup(t *testing.T) {
+	for range 5 {
+		d := exectest.NewDescendant(t)
+		exectest.AssertCancel(t, d, func(ctx context.Context) error {
+			return fixedRun(ctx, d.Argv())
+		},
+			exectest.CancelAfterRandom(flaky.Bookkeeping*3/2, flaky.Bookkeeping*5/2),
+			exectest.Within(500*time.Millisecond))
+	}
 }

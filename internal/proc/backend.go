@@ -91,6 +91,9 @@ type backend struct {
 	staleHolders func(dir, prefix string) []Identity
 	// fifoHolders lists the processes that hold a FIFO in a folder.
 	fifoHolders func(folder string) []Identity
+	// ignored is the set of signals a process ignores; false where it
+	// cannot be read.
+	ignored func(pid int) (SignalSet, bool)
 }
 
 // fileID names a file by device and inode, as a descriptor on it shows.

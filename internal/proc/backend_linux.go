@@ -36,6 +36,7 @@ func init() {
 		gone:            linuxGone,
 		staleHolders:    linuxStaleHolders,
 		fifoHolders:     linuxFIFOHolders,
+		ignored:         linuxIgnored,
 	}
 	if os.Getenv(PortableEnv) == "1" {
 		chosen = &portableBackend

@@ -85,13 +85,26 @@ func (p Facts) String() string {
 	if p.Role != "" {
 		fmt.Fprintf(&b, " (%s)", p.Role)
 	}
-	fmt.Fprintf(&b, ": ppid %d, pgid %d, sid %d, state %s, started %v ago: %s", p.PPID, p.PGID, p.SID, p.State, p.Age, shorten(p.Cmdline))
+	fmt.Fprintf(&b, ": ppid %d, pgid %d, sid %d, state %s, started %s ago: %s", p.PPID, p.PGID, p.SID, p.State, ageText(p.Age), shorten(p.Cmdline))
 	if len(p.Holds) > 0 {
 		fmt.Fprintf(&b, "; holds the write end of the command's %s", strings.Join(p.Holds, " and "))
 	} else if len(p.Stdio) > 0 {
 		fmt.Fprintf(&b, " [%s]", strings.Join(p.Stdio, ", "))
 	}
 	return b.String()
+}
+
+// ageResolution is how finely an age is known: a start time in /proc is
+// in clock ticks of 10ms, and both backends round to it.
+const ageResolution = 10 * time.Millisecond
+
+// ageText says an age for a message: in ms below a second ("40ms"), and
+// "<10ms" below the resolution, never "0s", which reads as no age at all.
+func ageText(d time.Duration) string {
+	if d < ageResolution {
+		return "<" + ageResolution.String()
+	}
+	return d.String()
 }
 
 // SafeGroup reports whether a process group may be signalled as a whole by

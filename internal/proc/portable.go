@@ -41,6 +41,7 @@ func init() {
 		gone:            psGone,
 		staleHolders:    func(string, string) []Identity { return nil },
 		fifoHolders:     func(string) []Identity { return nil },
+		ignored:         func(int) (SignalSet, bool) { return 0, false },
 	}
 }
 
@@ -173,7 +174,7 @@ func psSignal(id Identity, sig syscall.Signal) error {
 // started.
 func psAge(start uint64) time.Duration {
 	d := time.Since(time.UnixMilli(int64(start)))
-	return max(d, 0).Round(10 * time.Millisecond)
+	return max(d, 0).Round(ageResolution)
 }
 
 // psResolve takes the process that has innerPID now, if it started at

@@ -33,5 +33,5 @@ func linuxAge(start uint64) time.Duration {
 		return 0
 	}
 	d := time.Duration(up*float64(time.Second)) - time.Duration(start)*time.Second/ticksPerSecond
-	return max(d, 0).Round(10 * time.Millisecond)
+	return max(d, 0).Round(ageResolution)
 }

@@ -138,6 +138,20 @@ func (t *Tracker) Mechanism() string {
 	return fallback + " (" + strings.Join(why, "; ") + ")"
 }
 
+// Partial reports whether the tracker sees less than a cgroup of its own or
+// the child subreaper would show: the portable mode, a process left in a
+// cgroup the code under test chose, or no subreaper. A failure says how
+// its processes were tracked only then, where it bears on the verdict;
+// elsewhere [Tracker.Mechanism] is for a Result.
+func (t *Tracker) Partial() bool {
+	if Portable() {
+		return true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.elsewhere) > 0 || t.noSubreaper != nil
+}
+
 // Adopt starts following a process and everything it forks from now on.
 // Call it before the process forks: the fixture waits for it.
 //

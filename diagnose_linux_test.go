@@ -1,0 +1,58 @@
+package exectest_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/bwrap"
+)
+
+// sandboxFixRows are the fix lines of where the command runs (a sandbox
+// without /proc, /dev or /bin/sleep, or that hides the fixture's folder),
+// and of a tree that left the group, fixed by a PID namespace: each row
+// runs its command in bubblewrap.
+func sandboxFixRows() []fixRow {
+	F := exectest.FixLines
+	return []fixRow{
+		{name: "escaped, group killed: PID namespace", opts: []exectest.DescendantOption{exectest.Escaping()}, need: needPIDNamespace, broken: killsGroup,
+			want: lines(F["contain"]), fixed: inSandbox(bwrap.Args(bwrap.UnsharePID()), killsGroup)},
+		{name: "no /proc", vacuous: true, need: needProcSight, broken: inSandbox(bwrap.Args(bwrap.NoProc()), runs(asIs)),
+			want: lines(F["mount /proc"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
+		{name: "no /dev", vacuous: true, need: needBwrap, broken: inSandbox(bwrap.Args(bwrap.NoDev()), runs(asIs)),
+			want: lines(F["/dev"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
+		{name: "no /bin/sleep: bind it", vacuous: true, need: needBwrap, broken: inSandbox(noSleep, runs(asIs)),
+			want: lines(F["/bin/sleep"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
+		{name: "no /bin/sleep: hermetic", vacuous: true, need: needBwrap, broken: inSandbox(noSleep, runs(asIs)),
+			want: lines(F["/bin/sleep"]), fixed: inSandbox(noSleep, runs(asIs)), fixedOpts: []exectest.DescendantOption{exectest.Hermetic()}},
+		{name: "folder hidden", vacuous: true, need: needBwrap, broken: hidesFolder,
+			want: func(d *exectest.Descendant) []string { return []string{exectest.FixReach(filepath.Dir(d.Script()))} }, fixed: inSandbox(bwrap.Args(), runs(asIs))},
+		{name: "portable mode, PID namespace", vacuous: true, need: needPortable, broken: inSandbox(unsharedPID, runs(asIs)),
+			want: lines(F["portable PID namespace"]), fixed: inSandbox(sharedPID, runs(asIs))},
+	}
+}
+
+// hidesFolder runs the command where the fixture's folder is hidden.
+func hidesFolder(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
+	return inSandbox(bwrap.Args(bwrap.Hide(filepath.Dir(d.Script()))), runs(asIs))(b, d, rp)
+}
+
+// needProcSight: the portable mode reads no /proc, so a sandbox without
+// one changes nothing for it.
+func needProcSight(t *testing.T) {
+	needSight(t, "/proc's absence: it reads none")
+	needBwrap(t)
+}
+
+func needPIDNamespace(t *testing.T) {
+	needSight(t, "processes in another PID namespace")
+	needBwrap(t)
+}
+
+func needPortable(t *testing.T) {
+	if !portable {
+		t.Skip("the Linux mode follows a PID namespace of the sandbox's own: this fix line is the portable mode's")
+	}
+	needBwrap(t)
+}
