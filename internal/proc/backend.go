@@ -89,8 +89,15 @@ type backend struct {
 	gone func(pid int) bool
 	// staleHolders lists the processes that hold a dead run's FIFO.
 	staleHolders func(dir, prefix string) []Identity
-	// fifoHolders lists the processes that hold a FIFO in a folder.
-	fifoHolders func(folder string) []Identity
+	// fifoHolders lists the processes that hold a FIFO in one of folders,
+	// and holdsFIFOIn says whether one process does.
+	fifoHolders func(folders []string) []Identity
+	holdsFIFOIn func(pid int, folders []string) bool
+	// pids lists every process.
+	pids func() []int
+	// argsHold says whether one of a process's arguments holds s (the
+	// portable mode's; nil in the Linux mode, which follows the FIFO).
+	argsHold func(pid int, s string) bool
 	// ignored is the set of signals a process ignores; false where it
 	// cannot be read.
 	ignored func(pid int) (SignalSet, bool)

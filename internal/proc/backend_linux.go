@@ -36,6 +36,8 @@ func init() {
 		gone:            linuxGone,
 		staleHolders:    linuxStaleHolders,
 		fifoHolders:     linuxFIFOHolders,
+		holdsFIFOIn:     linuxHoldsFIFOIn,
+		pids:            linuxPIDs,
 		ignored:         linuxIgnored,
 	}
 	if os.Getenv(PortableEnv) == "1" {

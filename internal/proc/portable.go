@@ -40,7 +40,10 @@ func init() {
 		isSubreaper:     func() bool { return false },
 		gone:            psGone,
 		staleHolders:    func(string, string) []Identity { return nil },
-		fifoHolders:     func(string) []Identity { return nil },
+		fifoHolders:     func([]string) []Identity { return nil },
+		holdsFIFOIn:     func(int, []string) bool { return false },
+		pids:            psPIDs,
+		argsHold:        psArgsHold,
 		ignored:         func(int) (SignalSet, bool) { return 0, false },
 	}
 }
@@ -124,35 +127,68 @@ type parents struct{ children map[int][]int }
 func (p parents) childrenOf(pid int) []int { return p.children[pid] }
 
 func psParents() parents {
-	p, _ := psScan("")
+	p, _ := psScan(nil, 0)
 	return p
 }
 
-// psScan reads every process's parent, and lists the processes that
-// psWithArg lists for arg ("": none), in one pass over the processes.
-func psScan(arg string) (parents, []Identity) {
+// psScan reads the parent of every process that started no earlier than
+// since (ms since the epoch; 0 for all), and lists for each of args the
+// processes among them that psWithArg lists for it, in one pass over the
+// processes: gopsutil reads a process's creation time when it finds it,
+// and the rest only for those.
+func psScan(args []string, since uint64) (parents, map[string][]Identity) {
 	out := parents{children: map[int][]int{}}
+	withArg := map[string][]Identity{}
 	pids, err := process.Pids()
 	if err != nil {
-		return out, nil
+		return out, withArg
 	}
-	var withArg []Identity
 	for _, pid := range pids {
 		p, err := process.NewProcess(pid)
 		if err != nil {
 			continue
 		}
+		if created, err := p.CreateTime(); since > 0 && (err != nil || uint64(created) < since) {
+			continue
+		}
 		if ppid, err := p.Ppid(); err == nil && ppid != pid {
 			out.children[int(ppid)] = append(out.children[int(ppid)], int(pid))
 		}
-		if arg == "" || int(pid) == os.Getpid() || !argsHold(p, arg) {
+		if len(args) == 0 || int(pid) == os.Getpid() {
 			continue
 		}
-		if id, err := Identify(int(pid)); err == nil && argsHold(p, arg) && id.matches() {
-			withArg = append(withArg, id)
+		for _, arg := range args {
+			if arg == "" || !argsHold(p, arg) {
+				continue
+			}
+			if id, err := Identify(int(pid)); err == nil && argsHold(p, arg) && id.matches() {
+				withArg[arg] = append(withArg[arg], id)
+			}
 		}
 	}
 	return out, withArg
+}
+
+// CacheBootTime makes the portable mode read the boot time once instead of
+// for every process it looks at (gopsutil derives each creation time from
+// it): for a process that looks at all of them against the clock, the
+// watchdog. It changes no identity: the boot time stays as it was read.
+func CacheBootTime() { process.EnableBootTimeCache(true) }
+
+// psPIDs lists every process.
+func psPIDs() []int {
+	pids, _ := process.Pids()
+	out := make([]int, len(pids))
+	for i, pid := range pids {
+		out[i] = int(pid)
+	}
+	return out
+}
+
+// psArgsHold reports whether one of pid's arguments holds s.
+func psArgsHold(pid int, s string) bool {
+	p, err := process.NewProcess(int32(pid))
+	return err == nil && argsHold(p, s)
 }
 
 // psSignal pins the process where the system can (os.FindProcess holds a

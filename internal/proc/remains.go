@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,10 +12,11 @@ import (
 // Remains is what a test process made for one fixture, as another process
 // (its watchdog, see package internal/watchdog) learned it while the test
 // ran: the processes the fixture reported, its cgroup, its folder and its
-// token. Once the test process is gone, [Remains.Kill] and
-// [Remains.Remove] do what its cleanup would have done, by the same rules:
-// a process only by identity, and only one found as the fixture's; a
-// cgroup or a folder only if its name carries the owner's tag.
+// token. Once the test process is gone, [KillRemains],
+// [Remains.RemoveFolder] and [Remains.RemoveCgroup] do what its cleanup
+// would have done, by the same rules: a process only by identity, and
+// only one found as the fixture's; a cgroup or a folder only if its name
+// carries the owner's tag.
 type Remains struct {
 	Owner  int        // the test process's pid, in the caller's PID namespace
 	Token  string     // in every fixture process's arguments, until it execs another program
@@ -23,49 +25,142 @@ type Remains struct {
 	Known  []Identity // the processes the fixture reported, and those adopted
 }
 
-// Live lists the fixture's live processes: the cgroup's members, the
-// known processes, those that hold a FIFO of the folder (the Linux mode)
-// or whose arguments hold the token and that started no earlier than the
-// first known one (the portable mode, which reads no descriptors), and
-// the trees below them all. The test process having died, its orphans
-// went to init: what no known process, cgroup, FIFO or token leads to is
-// not found (an escaped orphan that never reported and no longer carries
-// the token, in the portable mode).
-func (r Remains) Live() []Identity {
-	seeds := slices.Clone(r.Known)
-	if cg := r.cgroup(); cg != nil {
-		seeds = append(seeds, cg.members()...)
+// KillRemains kills what is left of the fixtures rs and returns the
+// processes it found alive. It first lists them all, in one look at the
+// machine's processes for all the fixtures: the members of their cgroups,
+// the known processes, those that hold a FIFO of their folders (the Linux
+// mode) or whose arguments hold their token and that started no earlier
+// than their first known one (the portable mode, which reads no
+// descriptors), and the trees below them all. Only then it kills them,
+// the cgroups through cgroup.kill and each process by identity: a killed
+// parent's children go to init, out of sight. Then it looks at the
+// processes that started since the list was made, forked meanwhile, by
+// the same rules, and kills those too.
+//
+// The test process having died, its orphans went to init: what no known
+// process, cgroup, FIFO or token leads to is not found (an escaped orphan
+// that never reported and no longer carries the token, in the portable
+// mode).
+func KillRemains(rs []*Remains) []Identity {
+	before := map[int]bool{}
+	for _, pid := range current().pids() {
+		before[pid] = true
 	}
-	if !Portable() {
-		if r.owns(r.Dir) {
-			seeds = append(seeds, current().fifoHolders(r.Dir)...)
-		}
-		return Trees(seeds)
+	live := liveRemains(rs)
+	killRemains(rs, live)
+	if len(live) == 0 {
+		return nil // nothing alive, nothing could fork
 	}
-	// One pass over the processes for both: gopsutil reads each one's
-	// files, and the watchdog has a second to do it all.
-	tree, withArg := psScan(r.Token)
-	return treesBy(append(seeds, since(withArg, r.Known)...), tree.childrenOf)
+	late := lateRemains(rs, before, live)
+	killRemains(rs, late)
+	return append(live, late...)
 }
 
-// Kill kills the cgroup (cgroup.kill) and every process [Remains.Live]
-// lists, by identity, and returns those it found alive. The trees are
-// listed before anything is killed: a killed parent's children go to
-// init, out of sight.
-func (r Remains) Kill() []Identity {
-	live := r.Live()
-	if cg := r.cgroup(); cg != nil {
-		cg.Kill()
+// liveRemains lists the live processes of the fixtures rs.
+func liveRemains(rs []*Remains) []Identity {
+	var seeds []Identity
+	for _, r := range rs {
+		seeds = append(seeds, r.Known...)
+		if cg := r.cgroup(); cg != nil {
+			seeds = append(seeds, cg.members()...)
+		}
 	}
+	if !Portable() {
+		return Trees(append(seeds, current().fifoHolders(ownedFolders(rs))...))
+	}
+	// One pass over the processes for the trees and the tokens, and past
+	// every process older than the first known one, which can be below
+	// none and is not the fixture's by its token either: gopsutil reads
+	// each one's files, and the watchdog has a second for it all.
+	var tokens []string
+	var known []Identity
+	for _, r := range rs {
+		tokens = append(tokens, r.Token)
+		known = append(known, r.Known...)
+	}
+	if len(known) == 0 {
+		return nil
+	}
+	first := slices.MinFunc(known, func(a, b Identity) int { return cmp.Compare(a.Start, b.Start) })
+	tree, withArg := psScan(tokens, first.Start)
+	for _, r := range rs {
+		seeds = append(seeds, since(withArg[r.Token], r.Known)...)
+	}
+	return treesBy(seeds, tree.childrenOf)
+}
+
+// lateRemains lists the processes of the fixtures rs that started after
+// before was listed: children of live, or found by the FIFO or the token,
+// and the trees below them. (A pid reused meanwhile is missed: pids are
+// handed out in turn, and come round again only after all the others.)
+func lateRemains(rs []*Remains, before map[int]bool, live []Identity) []Identity {
+	parents := map[int]Identity{}
 	for _, id := range live {
+		parents[id.PID] = id
+	}
+	folders := ownedFolders(rs)
+	var late []Identity
+	for _, pid := range current().pids() {
+		if before[pid] {
+			continue
+		}
+		id, err := Identify(pid)
+		if err != nil {
+			continue
+		}
+		st, err := id.Stat()
+		if err != nil {
+			continue
+		}
+		parent, child := parents[st.PPID]
+		if child && id.Start >= parent.Start || current().holdsFIFOIn(pid, folders) || withToken(rs, id) {
+			late = append(late, id)
+		}
+	}
+	return Trees(late)
+}
+
+// withToken reports whether, in the portable mode, id's arguments hold a
+// fixture's token and it started no earlier than that fixture's first
+// known process.
+func withToken(rs []*Remains, id Identity) bool {
+	if !Portable() {
+		return false
+	}
+	for _, r := range rs {
+		if r.Token != "" && len(since([]Identity{id}, r.Known)) > 0 && current().argsHold(id.PID, r.Token) && id.matches() {
+			return true
+		}
+	}
+	return false
+}
+
+// killRemains kills the cgroups of rs and each of ids by identity.
+func killRemains(rs []*Remains, ids []Identity) {
+	for _, r := range rs {
+		if cg := r.cgroup(); cg != nil {
+			cg.Kill()
+		}
+	}
+	for _, id := range ids {
 		id.Kill() // a process gone in between is no error, and nothing else can be done
 	}
-	return live
+}
+
+// ownedFolders lists the folders of rs that are the owner's.
+func ownedFolders(rs []*Remains) []string {
+	var folders []string
+	for _, r := range rs {
+		if r.owns(r.Dir) {
+			folders = append(folders, r.Dir)
+		}
+	}
+	return folders
 }
 
 // RemoveFolder removes the folder, and returns its path if it did. The
 // processes that hold its FIFO need not be dead: a FIFO unlinked since is
-// still found (see [Remains.Live]) through the path its link shows, the
+// still found (see [KillRemains]) through the path its link shows, the
 // folder's with its symbolic links resolved (see [Remains.Resolve]).
 func (r Remains) RemoveFolder() (string, error) {
 	if !r.owns(r.Dir) {

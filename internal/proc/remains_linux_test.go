@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/testproc"
 )
@@ -34,14 +36,14 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 	}
 	want := map[string]proc.Identity{"known": root, "below the known": below, "FIFO holder": holder}
 
-	killed := r.Kill()
+	killed := proc.KillRemains([]*proc.Remains{&r})
 
 	for what, id := range want {
 		if !slices.Contains(killed, id) {
-			t.Errorf("Kill: got %v, want the %s %v among them", killed, what, id)
+			t.Errorf("KillRemains: got %v, want the %s %v among them", killed, what, id)
 		}
 		if !testproc.AwaitDead(id, 5*time.Second) {
-			t.Errorf("the %s %v after Kill: alive, want dead", what, id)
+			t.Errorf("the %s %v after KillRemains: alive, want dead", what, id)
 		}
 	}
 	if slices.Contains(killed, stranger) || !stranger.Alive() {
@@ -67,7 +69,7 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 			marker := testproc.FixtureFolder(t, dir, name)
 			holder := testproc.HoldFIFO(t, marker)
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: filepath.Join(dir, name)}
-			if killed := r.Kill(); len(killed) > 0 {
+			if killed := proc.KillRemains([]*proc.Remains{&r}); len(killed) > 0 {
 				t.Errorf("Kill: got %v killed, want none", killed)
 			}
 			if removed, _ := r.RemoveFolder(); removed != "" {
@@ -99,7 +101,7 @@ func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := proc.Remains{Owner: os.Getpid(), Token: "tok", Cgroup: cg.Path}
-	if killed := r.Kill(); !slices.Equal(killed, []proc.Identity{id}) {
+	if killed := proc.KillRemains([]*proc.Remains{&r}); !slices.Equal(killed, []proc.Identity{id}) {
 		t.Errorf("Kill: got %v, want the cgroup's member %v", killed, id)
 	}
 	cmd.Wait()
@@ -133,4 +135,77 @@ func startTree(t *testing.T) (root, below proc.Identity) {
 	}
 	t.Cleanup(func() { below.Kill(); proc.Reap(below) })
 	return root, below
+}
+
+// What started after the remains were listed (forked while they were
+// being killed) is found by the look at late processes: a child of a
+// listed process, and a holder of the fixture's FIFO that no listed
+// process leads to; never a process that started before, nor a late one
+// that is neither.
+func TestRemainsLateLookFindsWhatStartedMeanwhile(t *testing.T) {
+	linuxMode(t)
+	marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+	r := &proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker)}
+	early := testproc.HoldFIFO(t, marker)
+	parent, in := forker(t)
+	before := proc.Running()
+	fmt.Fprintln(in, "fork")
+	var child proc.Identity
+	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
+		for _, pid := range proc.Children(parent.PID) {
+			child, _ = proc.Identify(pid)
+			return child.PID != 0
+		}
+		return false
+	})
+	if child.PID == 0 {
+		t.Fatal("the forker's child never showed")
+	}
+	holder := testproc.HoldFIFO(t, marker)
+	stranger := testproc.Sleep(t)
+
+	late := proc.LateRemains([]*proc.Remains{r}, before, []proc.Identity{parent})
+
+	for what, id := range map[string]proc.Identity{"child of a listed process": child, "late FIFO holder": holder} {
+		if !slices.Contains(late, id) {
+			t.Errorf("late look: got %v, want the %s %v among them", late, what, id)
+		}
+	}
+	for what, id := range map[string]proc.Identity{"FIFO holder from before": early, "late stranger": stranger} {
+		if slices.Contains(late, id) {
+			t.Errorf("late look: got the %s %v among %v, want it left out", what, id, late)
+		}
+	}
+}
+
+// forker starts a shell that starts /bin/sleep 30 in the background for
+// every line it reads; killed and reaped at the test's end, with what it
+// started.
+func forker(t *testing.T) (proc.Identity, io.Writer) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `while read x; do /bin/sleep 30 & done`)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("start /bin/sh: %v", err)
+	}
+	id, err := proc.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		kids := proc.Descendants(id.PID)
+		cmd.Process.Kill()
+		cmd.Wait()
+		for _, pid := range kids {
+			if k, err := proc.Identify(pid); err == nil {
+				k.Kill()
+				testproc.AwaitDead(k, 5*time.Second)
+				proc.Reap(k)
+			}
+		}
+	})
+	return id, in
 }

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,10 +19,40 @@ func linuxStaleHolders(dir, prefix string) []Identity {
 }
 
 // linuxFIFOHolders lists the processes that hold a FIFO directly inside
-// folder: there, or unlinked since.
-func linuxFIFOHolders(folder string) []Identity {
-	folders := resolved(folder)
-	return scanFIFOHolders(func(path string) bool { return folders[filepath.Dir(path)] })
+// one of folders: there, or unlinked since.
+func linuxFIFOHolders(folders []string) []Identity {
+	if len(folders) == 0 {
+		return nil
+	}
+	return scanFIFOHolders(inFolders(folders))
+}
+
+// linuxHoldsFIFOIn reports whether pid holds a FIFO directly inside one of
+// folders.
+func linuxHoldsFIFOIn(pid int, folders []string) bool {
+	return len(folders) > 0 && holdsFIFO(pid, inFolders(folders))
+}
+
+// inFolders reports whether a path is directly inside one of folders, as
+// given or resolved.
+func inFolders(folders []string) func(path string) bool {
+	dirs := map[string]bool{}
+	for _, f := range folders {
+		maps.Copy(dirs, resolved(f))
+	}
+	return func(path string) bool { return dirs[filepath.Dir(path)] }
+}
+
+// linuxPIDs lists every process in /proc.
+func linuxPIDs() []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // resolved is dir as given, cleaned, and with its symbolic links resolved:

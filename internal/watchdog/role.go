@@ -4,6 +4,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/exectest/exectest/internal/proc"
 )
 
 // roleFlag starts the watchdog's arguments: -exectest.watchdog=OWNER,
@@ -22,6 +24,7 @@ func init() {
 	}
 	ignoreSignals()
 	closeInherited()
+	proc.CacheBootTime()
 	serve(owner, os.NewFile(pipeFD, "watchdog"))
 	exit(0)
 }

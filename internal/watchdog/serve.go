@@ -3,6 +3,8 @@ package watchdog
 import (
 	"bufio"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/exectest/exectest/internal/backoff"
@@ -40,22 +42,13 @@ func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
 	if len(fixtures) == 0 {
 		return nil
 	}
-	for _, r := range fixtures {
+	rs := slices.Collect(maps.Values(fixtures))
+	for _, r := range rs {
 		r.Resolve()
 	}
-	var killed []proc.Identity
-	for _, r := range fixtures {
-		killed = append(killed, r.Kill()...)
-	}
-	for _, r := range fixtures {
+	killed := proc.KillRemains(rs)
+	for _, r := range rs {
 		r.RemoveFolder()
-	}
-	if len(killed) > 0 {
-		// Looked at again: a process forked while the first look killed
-		// (by the FIFO it inherited, or the token in its arguments).
-		for _, r := range fixtures {
-			killed = append(killed, r.Kill()...)
-		}
 	}
 	backoff.Poll(killWait, time.Millisecond, 20*time.Millisecond, func() bool {
 		for _, id := range killed {
@@ -65,7 +58,7 @@ func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
 		}
 		return true
 	})
-	for _, r := range fixtures {
+	for _, r := range rs {
 		r.RemoveCgroup()
 	}
 	return killed
