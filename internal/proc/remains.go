@@ -66,7 +66,13 @@ func liveRemains(rs []*Remains) []Identity {
 		}
 	}
 	if !Portable() {
-		return Trees(append(seeds, current().fifoHolders(ownedFolders(rs))...))
+		var folders []string
+		for _, r := range rs {
+			if !r.contained() && r.owns(r.Dir) {
+				folders = append(folders, r.Dir)
+			}
+		}
+		return Trees(append(seeds, current().fifoHolders(folders)...))
 	}
 	// One pass over the processes for the trees and the tokens, and past
 	// every process older than the first known one, which can be below
@@ -133,6 +139,26 @@ func withToken(rs []*Remains, id Identity) bool {
 		}
 	}
 	return false
+}
+
+// contained reports whether every known process of the fixture that is
+// alive is a member of its cgroup: then so is every process they forked,
+// and no look at the holders of its FIFO (a read of every process's
+// descriptors) can find more.
+func (r *Remains) contained() bool {
+	cg := r.cgroup()
+	if cg == nil {
+		return false
+	}
+	if _, err := os.Stat(cg.Path); err != nil {
+		return false // removed: the fixture ran in a cgroup the code under test chose
+	}
+	for _, id := range r.Known {
+		if id.Alive() && !cg.contains(id.PID) {
+			return false
+		}
+	}
+	return true
 }
 
 // killRemains kills the cgroups of rs and each of ids by identity.

@@ -88,25 +88,43 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 	}
 }
 
-// The watchdog kills a fixture's cgroup whole and removes it.
+// The watchdog kills a fixture's cgroup whole and removes it. A known
+// process outside the cgroup (run in one the code under test chose) makes
+// it look for the holders of the fixture's FIFO too, which finds an
+// orphan of that process that never reported.
 func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 	linuxMode(t)
-	cg, err := proc.NewCgroup(fmt.Sprintf("remains-%d", os.Getpid()))
-	if err != nil {
-		t.Skipf("no cgroup here (the tracker falls back): %v", err)
-	}
-	t.Cleanup(func() { cg.Kill(); cg.Remove() })
-	cmd, id := startSleep(t)
-	if err := cg.Add(id.PID); err != nil {
-		t.Fatal(err)
-	}
-	r := proc.Remains{Owner: os.Getpid(), Token: "tok", Cgroup: cg.Path}
-	if killed := proc.KillRemains([]*proc.Remains{&r}); !slices.Equal(killed, []proc.Identity{id}) {
-		t.Errorf("Kill: got %v, want the cgroup's member %v", killed, id)
-	}
-	cmd.Wait()
-	if removed, err := r.RemoveCgroup(); err != nil || removed != cg.Path {
-		t.Errorf("RemoveCgroup: got %q, %v, want %s, nil", removed, err, cg.Path)
+	for _, outside := range []bool{false, true} {
+		t.Run(fmt.Sprintf("known process outside %v", outside), func(t *testing.T) {
+			cg, err := proc.NewCgroup(fmt.Sprintf("remains-%d-%v", os.Getpid(), outside))
+			if err != nil {
+				t.Skipf("no cgroup here (the tracker falls back): %v", err)
+			}
+			t.Cleanup(func() { cg.Kill(); cg.Remove() })
+			marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+			cmd, member := startSleep(t)
+			if err := cg.Add(member.PID); err != nil {
+				t.Fatal(err)
+			}
+			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: cg.Path, Known: []proc.Identity{member}}
+			want := []proc.Identity{member}
+			if outside {
+				elsewhere := testproc.Sleep(t)
+				orphan := testproc.HoldFIFO(t, marker)
+				r.Known = append(r.Known, elsewhere)
+				want = append(want, elsewhere, orphan)
+			}
+			killed := proc.KillRemains([]*proc.Remains{&r})
+			for _, id := range want {
+				if !slices.Contains(killed, id) {
+					t.Errorf("KillRemains: got %v, want %v among them", killed, id)
+				}
+			}
+			cmd.Wait()
+			if removed, err := r.RemoveCgroup(); err != nil || removed != cg.Path {
+				t.Errorf("RemoveCgroup: got %q, %v, want %s, nil", removed, err, cg.Path)
+			}
+		})
 	}
 }
 
