@@ -26,7 +26,7 @@ const goneWithin = time.Second
 
 // victimTimeout is the -test.timeout of the victim that dies of it: long
 // enough for its fixture to start on a loaded machine.
-const victimTimeout = 4 * time.Second
+const victimTimeout = 8 * time.Second
 
 // Whatever ends a test binary while a fixture is in use, nothing of the
 // fixture is left a second later: not its processes, its cgroup or its
