@@ -21,7 +21,8 @@
 // leaves goroutines or pipe descriptors behind. Every failure names the processes involved and says what to
 // change. A check that proves nothing (run never ran the command,
 // /bin/sleep is missing where it ran) skips with the reason, or fails
-// when the environment variable EXECTEST_STRICT is 1.
+// when the environment variable EXECTEST_STRICT is on (1, true: what
+// [strconv.ParseBool] accepts).
 //
 //	func TestRunnerCancel(t *testing.T) {
 //		d := exectest.NewDescendant(t)
@@ -78,7 +79,7 @@
 // has not identified by pid and start time.
 //
 // Elsewhere (macOS, the BSDs), and on Linux when the environment variable
-// EXECTEST_PORTABLE is 1, the checks run in a portable mode: processes,
+// EXECTEST_PORTABLE is on (as EXECTEST_STRICT), the checks run in a portable mode: processes,
 // parents and creation times from gopsutil, a process named by pid and
 // creation time and re-checked right before any signal, no cgroup, no
 // subreaper, and no look at another process's open files. It cannot see

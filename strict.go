@@ -2,28 +2,26 @@ package exectest
 
 import (
 	"fmt"
-	"os"
 	"testing"
+
+	"github.com/exectest/exectest/internal/envswitch"
 )
 
-// strictEnv is the environment variable that, set to 1, turns every skip
-// for a check that would pass vacuously into a failure: for CI, where a
-// missing prerequisite must not go unnoticed.
-const strictEnv = "EXECTEST_STRICT"
+// strictEnv is the environment variable that, on (1, true: what
+// strconv.ParseBool accepts), turns every skip for a check that would pass
+// vacuously into a failure: for CI, where a missing prerequisite must not
+// go unnoticed.
+const strictEnv = envswitch.Strict
 
-// strict reports whether strictEnv is set; a value other than 0 or 1 is
-// bad input and fails the test.
+// strict reports whether strictEnv is on; a value strconv.ParseBool does
+// not accept is bad input and fails the test.
 func strict(tb testing.TB) bool {
 	tb.Helper()
-	switch v := os.Getenv(strictEnv); v {
-	case "", "0":
-		return false
-	case "1":
-		return true
-	default:
-		tb.Fatalf("exectest: %s: got %q, want 1 (strict) or 0", strictEnv, v)
-		return true
+	on, err := envswitch.Bool(strictEnv)
+	if err != nil {
+		tb.Fatalf("exectest: %v", err)
 	}
+	return on
 }
 
 // skipVacuous skips a check that cannot prove anything here, or fails it
@@ -35,7 +33,7 @@ func skipVacuous(tb testing.TB, format string, args ...any) {
 		msg += "\n(" + p + ")"
 	}
 	if strict(tb) {
-		tb.Fatalf("%s\n(failing instead of skipping: %s=1)", msg, strictEnv)
+		tb.Fatalf("%s\n(failing instead of skipping: %s is on)", msg, strictEnv)
 	}
 	tb.Skipf("%s\n(set %s=1 to make this a failure)", msg, strictEnv)
 }

@@ -64,12 +64,12 @@ func brokenSleeps(t *testing.T) map[string][]string {
 // Cancel passed here 9 times in 10.
 func TestBrokenSleepIsNeverAPass(t *testing.T) {
 	needBwrap(t)
-	t.Run("kernel tells how it ended", func(t *testing.T) { brokenSleepIsNeverAPass(t, stressRuns(5, 100)) })
+	t.Run("kernel tells how it ended", func(t *testing.T) { brokenSleepIsNeverAPass(t, stressRuns(t, 5, 100)) })
 	// Before Linux 6.15 the check cannot always ask afterwards: the proof
 	// waits for the descendant to be asleep instead.
 	t.Run("as on older kernels", func(t *testing.T) {
 		defer exectest.AsOnOldKernels()()
-		brokenSleepIsNeverAPass(t, stressRuns(5, 20))
+		brokenSleepIsNeverAPass(t, stressRuns(t, 5, 20))
 	})
 }
 

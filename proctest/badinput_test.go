@@ -29,6 +29,20 @@ func TestFindReportsBadOptions(t *testing.T) {
 	}
 }
 
+// A value of EXECTEST_PORTABLE that strconv.ParseBool does not accept is
+// bad input too: before, it silently chose the Linux mode.
+func TestFindReportsBadPortableValue(t *testing.T) {
+	t.Setenv("EXECTEST_PORTABLE", "yes")
+	want := `proctest: EXECTEST_PORTABLE: got "yes", want one of 1, t, T, true, TRUE or True (on)`
+	if err := proctest.Find(proctest.IgnoreCurrent()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Find: got %v, want an error containing %q", err, want)
+	}
+	t.Setenv("EXECTEST_PORTABLE", "false")
+	if err := proctest.Find(proctest.IgnoreCurrent()); err != nil {
+		t.Errorf("Find with EXECTEST_PORTABLE=false: got %v, want nil", err)
+	}
+}
+
 func TestVerifyNoneReportsBadOptions(t *testing.T) {
 	for name, c := range badOptions {
 		t.Run(name, func(t *testing.T) {

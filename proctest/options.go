@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -73,6 +74,10 @@ func MaxWait(d time.Duration) Option {
 // err is the bad input among the options, or nil.
 func (c verifyConfig) err() error {
 	errs := c.errs
+	// A bad value chose the Linux mode, which may not be the one meant.
+	if _, err := envswitch.Bool(proc.PortableEnv); err != nil {
+		errs = append(errs, "proctest: "+err.Error())
+	}
 	// Where gopsutil cannot list processes (NetBSD), finding none would
 	// be a pass that checked nothing: say so instead.
 	if err := proc.Listable(); err != nil {
