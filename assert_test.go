@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // shapes are the two fixture shapes; every verdict must hold for both.
@@ -48,7 +49,7 @@ func TestAssertCancelVerdicts(t *testing.T) {
 		{"file stdout with policy", func(argv []string) func(context.Context) error {
 			return func(ctx context.Context) error {
 				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-				if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: /dev/null, no pipe either
+				if err := cancelpolicy.Apply(cmd); err != nil { // nil stdio: /dev/null, no pipe either
 					return err
 				}
 				return cmd.Run()
@@ -146,7 +147,7 @@ func TestAssertCancelRunPanics(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
 			if err := cmd.Start(); err != nil {
@@ -319,7 +320,7 @@ func TestWaitAlive(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			t.Fatal(err)
 		}
 		if err := cmd.Start(); err != nil {

@@ -79,7 +79,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		Launch: cfg.shape.launch, IgnoreTerm: cfg.shape.ignoreTerm, JobControl: cfg.shape.jobControl, DoubleFork: cfg.shape.doubleFork}
 	if cfg.hermetic {
 		if !hermeticHooked() {
-			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want fixtures.Main(m) (or fixtures.Dispatch()) called from TestMain, so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
+			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain (or fixtures.Dispatch() called first in it), so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { exectest.VerifyTestMain(m) }\nto a _test.go file of this package")
 		}
 	} else {
 		for _, p := range []string{"/bin/sh", "/bin/sleep"} {

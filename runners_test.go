@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/runners"
 )
 
@@ -76,7 +76,7 @@ func unclosedPipe(reap chan<- *exec.Cmd) runner {
 	return func(argv []string) func(context.Context) error {
 		return func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
 			if _, err := cmd.StdoutPipe(); err != nil {

@@ -93,8 +93,8 @@ func TestNoFalseAlarms(t *testing.T) {
 	}
 	for name, mk := range map[string]func(t *testing.T) runner{
 		"group kill by hand": always(fixed),
-		"ApplyCancelPolicy":  always(policy),
-		"ApplyCancelPolicy with the test's own stdout and stderr": always(inheritOutput),
+		"cancelpolicy.Apply": always(policy),
+		"cancelpolicy.Apply with the test's own stdout and stderr": always(inheritOutput),
 		// Killing unshare kills the namespace: the default Cancel is right there.
 		"default cancel in a PID namespace that dies with the runner": pidNamespace(defaultCancel),
 		// With files for stdio, Wait returns before the namespace's other

@@ -9,7 +9,7 @@ import (
 )
 
 // Bad options are reported where they are used: Find returns them,
-// VerifyNone fails with them, VerifyTestMain fails the run.
+// VerifyNone fails with them.
 var badOptions = map[string]struct {
 	opt  proctest.Option
 	want string
@@ -50,20 +50,6 @@ func TestVerifyNoneReportsBadOptions(t *testing.T) {
 			proctest.VerifyNone(&rt, proctest.IgnoreCurrent(), c.opt)
 			if !strings.Contains(rt.text(), c.want) {
 				t.Errorf("VerifyNone: got %q, want a failure containing %q", rt.text(), c.want)
-			}
-		})
-	}
-}
-
-type passingM struct{}
-
-func (passingM) Run() int { return 0 }
-
-func TestVerifyTestMainReportsBadOptions(t *testing.T) {
-	for name, c := range badOptions {
-		t.Run(name, func(t *testing.T) {
-			if code := proctest.VerifyTestMainCode(passingM{}, c.opt); code == 0 {
-				t.Errorf("VerifyTestMain of passing tests with a bad option (%s): got exit code 0, want a failure", c.want)
 			}
 		})
 	}

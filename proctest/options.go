@@ -10,7 +10,7 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// An Option changes what [Find], [VerifyNone] and [VerifyTestMain] accept.
+// An Option changes what [Find] and [VerifyNone] accept.
 type Option interface{ apply(*verifyConfig) }
 
 type optionFunc func(*verifyConfig)

@@ -31,18 +31,21 @@ func TestReportMode(t *testing.T) {
 }
 
 // EXECTEST_PORTABLE takes what strconv.ParseBool takes. Before, only 1
-// chose the portable mode: "true" gave the Linux mode, silently.
+// chose the portable mode: "true" gave the Linux mode, silently. A bad
+// value fails the test binary (its TestMain is exectest.VerifyTestMain)
+// before any test runs.
 func TestPortableSwitchValues(t *testing.T) {
 	t.Parallel()
-	for value, want := range map[string]string{"1": "portable", "true": "portable", "T": "portable", "0": "linux", "false": "linux", "": "linux", "yes": "linux"} {
+	for value, want := range map[string]string{"1": "mode: portable", "true": "mode: portable", "T": "mode: portable", "0": "mode: linux", "false": "mode: linux", "": "mode: linux",
+		"yes": `exectest: EXECTEST_PORTABLE: got "yes", want one of 1, t, T, true`} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestReportMode$", "-test.count=1", "-test.v")
 		cmd.Env = append(os.Environ(), reportModeEnv+"=1", proc.PortableEnv+"="+value)
 		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s=%q: the test binary: %v\n%s", proc.PortableEnv, value, err, out)
+		if bad := value == "yes"; bad != (err != nil) {
+			t.Errorf("%s=%q: the test binary: got %v, want failed %v\n%s", proc.PortableEnv, value, err, bad, out)
 		}
-		if !strings.Contains(string(out), "mode: "+want+"\n") {
-			t.Errorf("%s=%q: got\n%s\nwant mode: %s", proc.PortableEnv, value, out, want)
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s=%q: got\n%s\nwant %s", proc.PortableEnv, value, out, want)
 		}
 	}
 }
