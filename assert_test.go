@@ -199,8 +199,11 @@ func TestAssertCancelEarlyCancel(t *testing.T) {
 		} {
 			t.Run(sh.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
+				// Each check on its own, not as a series of the test's
+				// (see TestEarlyCancelSeriesAcrossRows): a fresh name.
+				fresh := freshName(t)
 				for range 5 {
-					f := runFake(t, func(tb testing.TB) {
+					f := runFakeAs(t, fresh, func(tb testing.TB) {
 						d := exectest.NewDescendant(tb, sh.opts...)
 						exectest.AssertCancel(tb, d, policy(d.Argv()), opt)
 					})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,7 @@ import (
 // ends.
 type Descendant struct {
 	tb         testing.TB
+	opts       []DescendantOption // as given, for a fixture of the same shape (see startupTime)
 	spec       fixture.Spec
 	hermetic   bool
 	dir        string
@@ -74,7 +76,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 			skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 		}
 	}
-	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
+	d := &Descendant{tb: tb, opts: slices.Clone(opts), hermetic: cfg.hermetic}
 	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape, Portable: proc.Portable(),
 		Launch: cfg.shape.launch, IgnoreTerm: cfg.shape.ignoreTerm, JobControl: cfg.shape.jobControl, DoubleFork: cfg.shape.doubleFork}
 	if cfg.hermetic {

@@ -3,13 +3,18 @@ package exectest_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/bwrap"
 )
 
@@ -167,16 +172,19 @@ func waitsForCancel([]string) func(context.Context) error {
 
 // One early cancel may lose the race with start-up; a series in which the
 // fixture never once started proves nothing. Before the series was
-// counted, every one of these passed.
+// counted, every one of these passed. Each run names its fakes afresh:
+// the series carries over between -count runs, as designed for users, and
+// before it did, two of three runs under -count=3 skipped here.
 func TestEarlyCancelSeriesThatNeverStarts(t *testing.T) {
+	t.Setenv("EXECTEST_STRICT", "0")
 	for name, opt := range map[string]exectest.Option{
 		"after 0":             exectest.CancelAfter(0),
 		"after random 0-20ms": exectest.CancelAfterRandom(0, 20*time.Millisecond),
 	} {
 		t.Run(name, func(t *testing.T) {
-			t.Setenv("EXECTEST_STRICT", "0")
+			row := freshName(t) + "/row" // one row, as under -count=20
 			for i := 1; i <= 20; i++ {
-				f := runFake(t, func(tb testing.TB) {
+				f := runFakeAs(t, row, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb)
 					exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), opt)
 				})
@@ -184,17 +192,170 @@ func TestEarlyCancelSeriesThatNeverStarts(t *testing.T) {
 					f.wantVerdict(t, "pass")
 					continue
 				}
-				f.wantVerdict(t, "skip", "early-cancel checks of "+t.Name()+": got 20 in which the fixture never started", "fix: ")
+				f.wantVerdict(t, "skip", "early-cancel checks of "+row+": got 20 in which the fixture never started", "fix: ")
 			}
 		})
 	}
 	t.Run("a correct runner starts the fixture", func(t *testing.T) {
+		name := freshName(t)
 		for range 25 {
-			f := runFake(t, func(tb testing.TB) {
+			f := runFakeAs(t, name, func(tb testing.TB) {
 				d := exectest.NewDescendant(tb)
 				exectest.AssertCancel(tb, d, policy(d.Argv()), exectest.CancelAfterRandom(5*time.Millisecond, 30*time.Millisecond))
 			})
 			f.wantVerdict(t, "pass")
 		}
 	})
+}
+
+// Table-driven tests are how the toolkit is used: the rows of one test
+// (its t.Run subtests) are one series, in one run and across -count runs.
+// Before, the series was keyed by the row's full name: each row was a
+// series of one, and all 30 of these checks passed under
+// EXECTEST_STRICT=1.
+func TestEarlyCancelSeriesAcrossRows(t *testing.T) {
+	t.Setenv("EXECTEST_STRICT", "1")
+	for name, rows := range map[string]func(top string) []string{
+		"30 rows": func(top string) (rows []string) {
+			for i := range 30 {
+				rows = append(rows, fmt.Sprintf("%s/row_%d", top, i))
+			}
+			return rows
+		},
+		"10 rows, -count=3": func(top string) (rows []string) {
+			for range 3 {
+				for i := range 10 {
+					rows = append(rows, fmt.Sprintf("%s/row_%d", top, i))
+				}
+			}
+			return rows
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			top := freshName(t)
+			var wg sync.WaitGroup
+			fakes := make([]fake, len(rows(top)))
+			for i, row := range rows(top) {
+				wg.Go(func() {
+					fakes[i] = runFakeAs(t, row, func(tb testing.TB) {
+						d := exectest.NewDescendant(tb)
+						exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), exectest.CancelAfter(5*time.Millisecond))
+					})
+				})
+			}
+			wg.Wait()
+			// 19 pass; from the 20th on, each fails.
+			got := map[string]int{}
+			for _, f := range fakes {
+				got[f.verdict()]++
+			}
+			if got["pass"] != earlySeriesLength-1 || got["fail"] != len(fakes)-earlySeriesLength+1 {
+				t.Fatalf("verdicts of %d early-cancel checks of one test, none of which started the fixture: got %v, want %d pass and the rest fail", len(fakes), got, earlySeriesLength-1)
+			}
+			for _, f := range fakes {
+				if f.verdict() == "fail" {
+					f.wantVerdict(t, "fail", "early-cancel checks of "+top+" (its rows counted together): got ", "in which the fixture never started", "failing instead of skipping")
+					break
+				}
+			}
+		})
+	}
+}
+
+// earlySeriesLength is exectest's: 20 checks make a series.
+const earlySeriesLength = 20
+
+// A row repeated by -count is a series of its own, also where the test's
+// other rows start the fixture.
+func TestEarlyCancelSeriesOfOneRow(t *testing.T) {
+	t.Setenv("EXECTEST_STRICT", "0")
+	top := freshName(t)
+	for i := range 3 {
+		f := runFakeAs(t, fmt.Sprintf("%s/good_%d", top, i), func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			exectest.AssertCancel(tb, d, policy(d.Argv()), exectest.CancelAfter(300*time.Millisecond)) // started by then
+		})
+		f.wantVerdict(t, "pass")
+	}
+	row := top + "/broken"
+	for i := 1; i <= 20; i++ {
+		f := runFakeAs(t, row, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), exectest.CancelAfter(0))
+		})
+		if i < 20 {
+			f.wantVerdict(t, "pass")
+			continue
+		}
+		f.wantVerdict(t, "skip", "early-cancel checks of "+row+": got 20 in which the fixture never started")
+	}
+}
+
+// stopsOnceStarted starts the command in a process group of its own and,
+// at the cancel, waits for the fixture child's first report, then kills
+// the group: the fixture always starts, and every cancel comes before
+// the descendant proves it runs, as when the cancel window is shorter
+// than the fixture's start-up.
+func stopsOnceStarted(d *exectest.Descendant) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.Command(d.Argv()[0], d.Argv()[1:]...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		backoff.Poll(10*time.Second, time.Millisecond, 10*time.Millisecond, d.Started)
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+		return ctx.Err()
+	}
+}
+
+// When every early cancel of a test comes before the descendant proved it
+// runs, the checks test a cancel during start-up only: said once, with the
+// fixture's start-up measured, and a window that spans it. Before, they
+// passed without a word. The fix line is a claim: with the window it
+// names, a correct runner's checks cancel after the proof too, and the
+// note does not come.
+func TestEarlyCancelsThatAllLoseTheRace(t *testing.T) {
+	name := freshName(t)
+	const note = "every one before the descendant proved it runs"
+	var fix string
+	for i := 1; i <= earlySeriesLength+1; i++ {
+		f := runFakeAs(t, name, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			exectest.AssertCancel(tb, d, stopsOnceStarted(d), exectest.CancelAfter(0))
+		})
+		if i != earlySeriesLength {
+			f.wantVerdict(t, "pass")
+			if strings.Contains(f.report(), note) {
+				t.Fatalf("check %d: got the note, want it once, at the %dth:%s", i, earlySeriesLength, f.report())
+			}
+			continue
+		}
+		f.wantVerdict(t, "pass", "exectest: early-cancel checks of "+name+": got 20 cancels, "+note,
+			"the fixture's start-up, measured now", "from its start to the descendant's proof of life", "fix: cancel over a window that spans it: exectest.CancelAfterRandom(0, ")
+		fix = f.report()
+	}
+	var upTo int
+	if _, err := fmt.Sscanf(fix[strings.Index(fix, "CancelAfterRandom(0, "):], "CancelAfterRandom(0, %d*time.Millisecond)", &upTo); err != nil || upTo <= 0 {
+		t.Fatalf("fix line: got %v reading the window's end from%s", err, fix)
+	}
+	fixed := freshName(t)
+	proved := 0
+	for range earlySeriesLength {
+		f := runFakeAs(t, fixed, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			if exectest.AssertCancel(tb, d, policy(d.Argv()), exectest.CancelAfterRandom(0, time.Duration(upTo)*time.Millisecond)).Proved {
+				proved++
+			}
+		})
+		f.wantVerdict(t, "pass")
+		if strings.Contains(f.report(), note) {
+			t.Fatalf("with the window the fix line names, [0, %dms): got the note again:%s", upTo, f.report())
+		}
+	}
+	if proved == 0 {
+		t.Errorf("with the window the fix line names, [0, %dms): got no cancel after the proof in %d checks, want some", upTo, earlySeriesLength)
+	}
 }
