@@ -10,8 +10,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/runners"
+	"github.com/exectest/exectest/internal/backoff"
 )
 
 // A runner runs argv under ctx as code under test would. Each one below is
@@ -128,5 +130,26 @@ func lateKill(after time.Duration) runner {
 			}()
 			return ctx.Err()
 		}
+	}
+}
+
+// stopsOnceStarted starts the command in a process group of its own and,
+// at the cancel, waits for the fixture child's first report, then kills
+// the group: the fixture always starts, and every cancel comes before
+// the descendant proves it runs, as when the cancel window is shorter
+// than the fixture's start-up.
+func stopsOnceStarted(d *exectest.Descendant) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.Command(d.Argv()[0], d.Argv()[1:]...)
+		cmd.Stdout = new(bytes.Buffer) // a pipe, as in most runners
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		backoff.Poll(10*time.Second, time.Millisecond, 10*time.Millisecond, d.Started)
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+		return ctx.Err()
 	}
 }

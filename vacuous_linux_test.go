@@ -5,16 +5,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/bwrap"
 )
 
@@ -288,26 +285,6 @@ func TestEarlyCancelSeriesOfOneRow(t *testing.T) {
 			continue
 		}
 		f.wantVerdict(t, "skip", "early-cancel checks of "+row+": got 20 in which the fixture never started")
-	}
-}
-
-// stopsOnceStarted starts the command in a process group of its own and,
-// at the cancel, waits for the fixture child's first report, then kills
-// the group: the fixture always starts, and every cancel comes before
-// the descendant proves it runs, as when the cancel window is shorter
-// than the fixture's start-up.
-func stopsOnceStarted(d *exectest.Descendant) func(context.Context) error {
-	return func(ctx context.Context) error {
-		cmd := exec.Command(d.Argv()[0], d.Argv()[1:]...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		<-ctx.Done()
-		backoff.Poll(10*time.Second, time.Millisecond, 10*time.Millisecond, d.Started)
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Wait()
-		return ctx.Err()
 	}
 }
 
