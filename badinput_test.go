@@ -27,7 +27,7 @@ func TestHermeticWithoutHook(t *testing.T) {
 	restore := exectest.WithoutHermeticHook()
 	defer restore()
 	f := runFake(t, func(tb testing.TB) { exectest.NewDescendant(tb, exectest.Hermetic()) })
-	f.wantVerdict(t, "fail", "fixture hook: got none, want fixtures.Main(m)", "func TestMain(m *testing.M) { fixtures.Main(m) }")
+	f.wantVerdict(t, "fail", "fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain", "func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }")
 }
 
 // A run that panics is reported with its value and stack, and the

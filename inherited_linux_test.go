@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
@@ -29,7 +30,7 @@ import (
 func inheritOutput(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			return err
 		}
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -42,7 +43,7 @@ func inheritOutput(argv []string) func(context.Context) error {
 func inheritStderr(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			return err
 		}
 		var out bytes.Buffer
@@ -87,7 +88,7 @@ func TestCorrectRunnerWithAPipeOpenedBeforeRun(t *testing.T) {
 				d := exectest.NewDescendant(tb, sh.opts...)
 				exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 					cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-					if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+					if err := cancelpolicy.Apply(cmd); err != nil {
 						return err
 					}
 					cmd.Stdout, cmd.Stderr = w, w

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // asUser runs the command as uid and gid, with the cancel policy.
@@ -20,7 +21,7 @@ func asUser(uid, gid uint32) runner {
 		return func(ctx context.Context) error {
 			cmd := command(ctx, argv)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: gid}}
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
 			return cmd.Run()
@@ -85,7 +86,7 @@ func inDir(dir string) runner {
 		return func(ctx context.Context) error {
 			cmd := command(ctx, argv)
 			cmd.Dir = dir
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
 			return cmd.Run()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // keptWriteEnd gives the command the write end of a pipe that run made
@@ -28,7 +29,7 @@ func keptWriteEnd(held chan<- *os.File) runner {
 			defer r.Close()
 			held <- w
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
 			cmd.Stdout, cmd.Stderr = w, w

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/internal/bwrap"
 )
 
@@ -16,7 +17,7 @@ import (
 func policyOutput(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			return err
 		}
 		_, err := cmd.Output()

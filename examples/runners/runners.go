@@ -78,9 +78,8 @@ func GroupKill(ctx context.Context, argv []string) error {
 	return cmd.Run()
 }
 
-// Policy is the fix through cancelpolicy.Apply (which
-// exectest.ApplyCancelPolicy forwards to): the hand-written fix, with a
-// group signal that never reaches another group.
+// Policy is the fix through cancelpolicy.Apply: the hand-written fix,
+// with a group signal that never reaches another group.
 func Policy(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
 	if err := cancelpolicy.Apply(cmd); err != nil {
