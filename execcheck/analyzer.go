@@ -63,14 +63,15 @@ type Result struct {
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
 	execPkg := execPackage(pass)
-	if execPkg == nil {
-		return res, nil
+	if execPkg == nil || pass.Pkg.Path() == cancelpolicyPath {
+		return res, nil // cancelpolicy's own runs are the fix
 	}
 	ps := &pkgState{
 		pass:   pass,
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		sums:   map[*types.Func]*summary{},
 		busy:   map[*types.Func]bool{},
+		called: map[*types.Func]bool{},
 		fields: map[*types.Var]*instance{},
 		pids:   map[*types.Var]*instance{},
 	}
@@ -92,8 +93,40 @@ func run(pass *analysis.Pass) (any, error) {
 			ps.walkFunc(fn, ps.decls[fn])
 		}
 	}
+	ps.exportFacts(order)
 	res.Sites = ps.sites(hasGroups(execPkg))
 	return res, nil
+}
+
+// exportFacts exports the summaries of the package's functions, once the
+// whole package is walked: a parameter kept in a field (a Session, a
+// runner struct) then carries what every method does to that field, the
+// kills of a Stop method included.
+func (ps *pkgState) exportFacts(order []*types.Func) {
+	for _, fn := range order {
+		s := ps.sums[fn]
+		if s == nil {
+			continue
+		}
+		for i, h := range s.held {
+			r := h.root()
+			p := r.p.clone()
+			p.Creations = nil
+			for _, rs := range r.runs {
+				p.Runs = append(p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+			}
+			if p.empty() {
+				continue
+			}
+			if s.Params == nil {
+				s.Params = map[int]*props{}
+			}
+			s.Params[i] = &p
+		}
+		if !s.empty() {
+			ps.pass.ExportObjectFact(fn, &funcFact{S: *s})
+		}
+	}
 }
 
 // execPackage returns os/exec if the package uses it (a command can only
@@ -147,11 +180,28 @@ func (ps *pkgState) sites(groups bool) []Site {
 			continue
 		}
 		seen[r] = true
-		if (r.param >= 0 || r.fromArg) && len(r.p.Creations) == 0 {
+		if r.param >= 0 && len(r.p.Creations) == 0 {
 			continue // a helper's parameter: the site is at its callers
 		}
-		for _, rs := range r.runs {
-			out = append(out, ps.site(rs, r, groups))
+		switch {
+		case r.ret && r.retFn != nil && len(r.runs) > 0:
+			// Started and returned: the site is at each call, where
+			// the caller decides what stops it; uncalled here, it is
+			// listed as unknown.
+			if ps.called[r.retFn] {
+				continue
+			}
+			for _, rs := range r.runs {
+				out = append(out, ps.unknownSite(rs, r, "the command is started here and returned by "+r.retFn.Name()+": its callers decide what stops it"))
+			}
+		case r.fromArg && len(r.p.Creations) == 0:
+			for _, rs := range r.runs {
+				out = append(out, ps.unknownSite(rs, r, "the command is a parameter kept in a field: execcheck does not follow it from the callers"))
+			}
+		default:
+			for _, rs := range r.runs {
+				out = append(out, ps.site(rs, r, groups))
+			}
 		}
 		if len(r.runs) == 0 && len(r.p.Creations) > 0 && !r.ret && len(r.p.Escapes) > 0 {
 			for _, lc := range r.local {
@@ -206,6 +256,15 @@ func (ps *pkgState) site(rs *runSite, r *instance, groups bool) Site {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fx.fix}
 	}
 	ps.pass.Report(d)
+	return s
+}
+
+func (ps *pkgState) unknownSite(rs *runSite, r *instance, why string) Site {
+	ig, _ := ps.ignores.at(rs.pos)
+	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Class: Unknown, Reason: why, Ignored: ig}
+	for _, c := range r.p.Creations {
+		s.Made = append(s.Made, c.Where)
+	}
 	return s
 }
 

@@ -83,6 +83,15 @@ func reachOf(effs []effect, p *props) reach {
 	}
 	if len(groupKills) > 0 {
 		r.groupKill = groupKills[0].Why
+		soft := true
+		for _, g := range groupKills {
+			if g.Sig == sigKill {
+				soft = false
+			}
+		}
+		if soft {
+			r.groupKill += "; no SIGKILL follows: a process that ignores the signal survives"
+		}
 	}
 	if len(effs) == 0 || (r.direct == "" && r.groupKill == "" && r.job == "" && r.unknown == "" && len(directs) == 0) {
 		r.nothing = true
@@ -109,6 +118,9 @@ func classify(rs *runSite, p *props, groups bool) verdict {
 	}
 	if len(p.Creations) == 0 {
 		return verdict{class: Unknown, reason: "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)"}
+	}
+	if p.Reflected != "" {
+		return verdict{class: Unknown, reason: "the command's fields are set through " + p.Reflected + ", which execcheck cannot read"}
 	}
 	cancellable := false
 	for _, c := range p.Creations {
@@ -157,8 +169,11 @@ func classify(rs *runSite, p *props, groups bool) verdict {
 	pipe := p.ReadPipe || p.CopyPipe
 	unbounded := p.ReadPipe || (p.CopyPipe && !p.WaitDelay)
 	pipeWhy := p.CopyWhy
-	if p.ReadPipe {
+	switch {
+	case p.ReadPipe:
 		pipeWhy = p.ReadWhy
+	case rs.kind == runOutput || rs.kind == runCombined:
+		pipeWhy = "the output is collected by " + rs.kind.String() + "()"
 	}
 
 	if !groups {

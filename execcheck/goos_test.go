@@ -105,6 +105,7 @@ func TestSitesUnknown(t *testing.T) {
 		"Passed":        {execcheck.Unknown, "the command is passed to run, which execcheck cannot follow"},
 		"OpaqueCancel":  {execcheck.Unknown, "Cancel calls s.Stop, which execcheck cannot follow"},
 		"Fine":          {execcheck.OK, "no cancel"},
+		"Reflected":     {execcheck.Unknown, "the command's fields are set through reflect.ValueOf(cmd) at sites.go:"},
 	} {
 		s, ok := sites[fn]
 		if !ok {

@@ -3,6 +3,7 @@ package execcheck
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 )
 
 // sigKind is what a signal does to the processes it reaches.
@@ -156,12 +157,14 @@ type props struct {
 
 	Runs    []runInfo // for parameters: how the helper runs the command
 	Escapes []string  // where the command went that execcheck cannot follow
+
+	Reflected string // its fields are set through reflect, where: execcheck cannot read them
 }
 
 func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
 		!p.ReadPipe && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
-		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0
+		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == ""
 }
 
 // merge adds q's knowledge to p.
@@ -195,6 +198,9 @@ func (p *props) merge(q *props) {
 	}
 	p.Runs = append(p.Runs, q.Runs...)
 	p.Escapes = append(p.Escapes, q.Escapes...)
+	if p.Reflected == "" {
+		p.Reflected = q.Reflected
+	}
 }
 
 // clone is a deep enough copy for merge and append not to alias.
@@ -221,6 +227,7 @@ type instance struct {
 	fromArg bool            // a parameter is among what was joined into it
 	held    bool            // stored in a field, a global or a container
 	ret     bool            // returned by its function
+	retFn   *types.Func     // the function that returns it
 }
 
 func newInstance() *instance { return &instance{param: -1} }
@@ -249,6 +256,9 @@ func join(x, y *instance) *instance {
 	x.held = x.held || y.held
 	x.fromArg = x.fromArg || y.fromArg || y.param >= 0
 	x.ret = x.ret || y.ret
+	if x.retFn == nil {
+		x.retFn = y.retFn
+	}
 	y.p, y.runs, y.local, y.applies = props{}, nil, nil, nil
 	return x
 }

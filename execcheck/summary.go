@@ -114,6 +114,7 @@ func (p *props) brief() string {
 		s = append(s, "runs:"+r.Kind.String())
 	}
 	add(len(p.Escapes) > 0, "escapes")
+	add(p.Reflected != "", "reflected")
 	return fmt.Sprint(s)
 }
 

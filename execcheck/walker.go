@@ -18,6 +18,7 @@ type pkgState struct {
 	decls   map[*types.Func]*ast.FuncDecl
 	sums    map[*types.Func]*summary
 	busy    map[*types.Func]bool
+	called  map[*types.Func]bool     // functions called in the package
 	fields  map[*types.Var]*instance // fields and package variables holding commands
 	pids    map[*types.Var]*instance // fields and package variables holding a command's pid
 	all     []*instance
@@ -94,6 +95,7 @@ type fnVal struct {
 	effects []targeted
 	named   *types.Func
 	params  map[int]*instance // a closure's command parameters
+	results []value           // what a closure returns
 }
 
 type targeted struct {
@@ -166,6 +168,12 @@ type walker struct {
 
 	results []value // returned, per result index (merged)
 	retAttr []*attrVal
+
+	curFn *fnVal // the closure being walked, if any: its results
+	nres  int    // the number of results of the function being walked
+
+	named  []types.Object             // the function's named results
+	stable map[types.Object]*instance // named results holding a command: one command however assigned
 }
 
 // walkFunc walks a declared function and records its summary.
@@ -198,6 +206,28 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 			x.param = i
 			w.pidParam[i] = x
 			w.env[p] = value{pid: x}
+		case isProcess(t):
+			x := ps.newInstance()
+			x.param = i
+			w.pidParam[i] = x
+			w.env[p] = value{proc: x}
+		}
+	}
+	w.nres = sig.Results().Len()
+	w.stable = map[types.Object]*instance{}
+	for i := range sig.Results().Len() {
+		r := sig.Results().At(i)
+		if r.Name() == "" || r.Name() == "_" {
+			w.named = nil
+			break
+		}
+		w.named = append(w.named, r)
+		if holdsCmd(r.Type()) {
+			// A deferred closure may set up the command before the body
+			// assigns it (defer func() { harden(cmd) }()).
+			x := ps.newInstance()
+			w.stable[r] = x
+			w.env[r] = value{inst: x}
 		}
 	}
 	if sig.Results().Len() > 0 {
@@ -213,9 +243,6 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 		// Kills whatever the target matter to callers only where the
 		// function can be a Cancel itself (cmd.Cancel = r.stop).
 		w.sum.cancelKills, w.sum.Kills = w.sum.Kills, nil
-	}
-	if !w.sum.empty() {
-		ps.pass.ExportObjectFact(fn, &funcFact{S: *w.sum})
 	}
 	return w.sum
 }
@@ -264,8 +291,11 @@ func (w *walker) finish(sig *types.Signature) {
 			}
 			if len(r.p.Creations) > 0 {
 				p := r.p.clone()
+				for _, rs := range r.runs {
+					p.Runs = append(p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+				}
 				s.Result, s.ResultIdx = &p, i
-				r.ret = true
+				r.ret, r.retFn = true, w.fn
 			}
 		case v.fn != nil:
 			var k []effect
@@ -413,8 +443,12 @@ func (w *walker) clauses(node ast.Node, body *ast.BlockStmt) {
 
 func (w *walker) ret(s *ast.ReturnStmt) {
 	var vals []value
-	if len(s.Results) == 1 && len(w.results) > 1 {
-		vals = w.multi(s.Results[0], len(w.results))
+	if len(s.Results) == 0 && w.cur == w.top && len(w.named) > 0 {
+		for _, o := range w.named {
+			vals = append(vals, w.env[o])
+		}
+	} else if len(s.Results) == 1 && w.nres > 1 {
+		vals = w.multi(s.Results[0], w.nres)
 	} else {
 		for _, e := range s.Results {
 			if fl, ok := ast.Unparen(e).(*ast.FuncLit); ok {
@@ -424,12 +458,34 @@ func (w *walker) ret(s *ast.ReturnStmt) {
 			vals = append(vals, w.eval(e))
 		}
 	}
-	if w.cur != w.top || w.deferTo != nil || w.cancelOwner != nil {
+	if w.cur != w.top {
+		if f := w.curFn; f != nil {
+			for i, v := range vals {
+				for len(f.results) <= i {
+					f.results = append(f.results, value{})
+				}
+				if v.inst != nil && f.results[i].inst != nil {
+					join(f.results[i].inst, v.inst)
+				} else if f.results[i].inst == nil {
+					f.results[i] = v
+				}
+			}
+		}
+		return
+	}
+	if w.deferTo != nil || w.cancelOwner != nil {
 		return
 	}
 	for i, v := range vals {
 		if i >= len(w.results) {
 			break
+		}
+		if i < len(w.named) && v.inst != nil {
+			if x := w.stable[w.named[i]]; x != nil {
+				// return e assigns the named result, which deferred
+				// calls then see.
+				v.inst = join(x, v.inst)
+			}
 		}
 		switch {
 		case v.inst != nil:
@@ -536,6 +592,12 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 		}
 		if gv, ok := obj.(*types.Var); ok && isGlobal(gv) {
 			w.global(gv, v)
+			return
+		}
+		if x := w.stable[obj]; x != nil {
+			if v.inst != nil {
+				join(x, v.inst)
+			}
 			return
 		}
 		w.env[obj] = v
@@ -815,10 +877,16 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 			i++
 		}
 	}
-	prevCur, prevBranch := w.cur, w.branch
-	w.cur, w.branch = sc, nil
+	nres := 0
+	if fl.Type.Results != nil {
+		for _, f := range fl.Type.Results.List {
+			nres += max(len(f.Names), 1)
+		}
+	}
+	prevCur, prevBranch, prevFn, prevRes := w.cur, w.branch, w.curFn, w.nres
+	w.cur, w.branch, w.curFn, w.nres = sc, nil, fv, nres
 	w.block(fl.Body.List)
-	w.cur, w.branch = prevCur, prevBranch
+	w.cur, w.branch, w.curFn, w.nres = prevCur, prevBranch, prevFn, prevRes
 }
 
 // multi evaluates an expression that yields n values.
@@ -1274,6 +1342,14 @@ func (w *walker) call(c *ast.CallExpr) []value {
 		return nil
 	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == cancelpolicyPath:
 		return w.policy(c, fn, args)
+	case funcIs(fn, "reflect", "ValueOf"):
+		if len(args) == 1 && args[0].inst != nil {
+			r := args[0].inst.root()
+			if r.p.Reflected == "" {
+				r.p.Reflected = types.ExprString(c) + " at " + w.ps.where(c.Pos())
+			}
+		}
+		return []value{{}}
 	case fn != nil && funcIs(fn, "time", "AfterFunc"):
 		if len(args) == 2 && args[1].fn != nil {
 			w.callFn(args[1].fn, nil, nil, c)
@@ -1297,7 +1373,7 @@ func (w *walker) call(c *ast.CallExpr) []value {
 				return nil
 			}
 			w.callFn(v.fn, args, c.Args, c)
-			return nil
+			return v.fn.results
 		}
 	}
 	w.passedOn(c, fn, args, true)
@@ -1545,6 +1621,7 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 		return value{}
 	}
 	via := fn.Name()
+	w.ps.called[fn.Origin()] = true
 	for i, p := range s.Params {
 		a := argVal(i)
 		if a.inst == nil {
@@ -1558,6 +1635,9 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 	}
 	for i, ks := range s.PidParams {
 		a := argVal(i)
+		if a.pid == nil {
+			a.pid = a.proc
+		}
 		for _, e := range ks {
 			e = w.resolve(e, argExpr)
 			e.Why += " (in " + via + ")"
@@ -1572,7 +1652,7 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 	}
 	res := make([]value, n)
 	if s.Result != nil && s.ResultIdx < n {
-		res[s.ResultIdx] = value{inst: w.fromResult(s.Result, c, argExpr)}
+		res[s.ResultIdx] = value{inst: w.fromResult(s.Result, c, argExpr, via)}
 	}
 	if s.ResultArg >= 0 && s.ResultIdx >= 0 && s.ResultIdx < n {
 		res[s.ResultIdx] = value{inst: argVal(s.ResultArg).inst}
@@ -1642,9 +1722,20 @@ func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, 
 }
 
 // fromResult makes the command a constructor returns, at its call.
-func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.Expr) *instance {
+func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.Expr, via string) *instance {
 	x := w.ps.newInstance()
 	q := res.clone()
+	runs := q.Runs
+	q.Runs = nil
+	defer func() {
+		for _, ri := range runs {
+			v := via
+			if ri.Via != "" {
+				v = via + " → " + ri.Via
+			}
+			w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: v, opts: ri.Opts})
+		}
+	}()
 	for i := range q.Kills {
 		q.Kills[i] = w.here(w.resolve(q.Kills[i], argExpr))
 	}

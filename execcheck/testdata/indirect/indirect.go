@@ -8,6 +8,7 @@ package indirect
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -140,4 +141,86 @@ func withGroup(cmd *exec.Cmd) *exec.Cmd { // want withGroup:`^execcheck\[param 0
 // Built runs a command through the builder: go is no launcher.
 func Built(ctx context.Context) error {
 	return withGroup(exec.CommandContext(ctx, "go", "build", "./...")).Run()
+}
+
+// Retried makes its command in a closure bound to a name, as a runner
+// that retries a failed Start does: a fresh command each time.
+func Retried(ctx context.Context, path string, args []string) error {
+	newCmd := func() *exec.Cmd {
+		cmd := exec.CommandContext(ctx, path)
+		cmd.Args = args
+		cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
+		cmd.WaitDelay = 2 * time.Second
+		return cmd
+	}
+	cmd := newCmd()
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Signal\(syscall.SIGINT\)\)`
+		cmd = newCmd()
+		if err := cmd.Start(); err != nil { // want `^orphan: `
+			return err
+		}
+	}
+	return cmd.Wait()
+}
+
+// background starts a command and returns it: its caller keeps it and
+// stops it later.
+func background(argv []string) (*exec.Cmd, error) { // want background:`^execcheck\[result: \[made\(1\) copypipe runs:Start\]\]$`
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	return cmd, cmd.Start()
+}
+
+// Script keeps the background commands it started and interrupts them
+// at its end.
+type Script struct {
+	bg []*exec.Cmd
+}
+
+func (s *Script) Background(argv []string) error {
+	cmd, err := background(argv) // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(c.Process.Signal\(os.Interrupt\)\)`
+	s.bg = append(s.bg, cmd)
+	return err
+}
+
+func (s *Script) End() {
+	for _, c := range s.bg {
+		c.Process.Signal(os.Interrupt)
+		c.Wait()
+	}
+}
+
+// build sets up the command it returns in a deferred call on its named
+// result, before the body assigns it.
+func build(name string) (cmd *exec.Cmd) { // want build:`^execcheck\[result: \[made\(2\) group\]\]$`
+	defer func() {
+		if cmd != nil {
+			cmd.SysProcAttr = sysProcAttr()
+		}
+	}()
+	if name == "" {
+		return exec.Command("true")
+	}
+	cmd = exec.Command(name)
+	return cmd
+}
+
+// terminate signals the group of a process, then kills it.
+func terminate(p *os.Process) { // want terminate:`^execcheck\[pid param 0: group:INT, group:KILL\]$`
+	_ = syscall.Kill(-p.Pid, syscall.SIGINT)
+	_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+}
+
+// Deferred runs what build made and stops its group through a helper
+// that takes the process: ok.
+func Deferred(ctx context.Context, name string) error {
+	cmd := build(name)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer context.AfterFunc(ctx, func() { terminate(cmd.Process) })()
+	return cmd.Wait()
 }

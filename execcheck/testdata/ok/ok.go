@@ -114,3 +114,24 @@ func Probe(argv []string) error {
 	_ = cmd.Process.Signal(syscall.Signal(0))
 	return cmd.Wait()
 }
+
+// Terminate stops the group by hand with SIGTERM, as go-cmd's Stop does:
+// ok, with the caveat that no SIGKILL follows.
+type Terminate struct {
+	cmd *exec.Cmd
+	pid int
+}
+
+func (t *Terminate) Start(argv []string) error {
+	t.cmd = exec.Command(argv[0], argv[1:]...)
+	t.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := t.cmd.Start(); err != nil {
+		return err
+	}
+	t.pid = t.cmd.Process.Pid
+	return nil
+}
+
+func (t *Terminate) Stop() error { // want Stop:`^execcheck\[kills: group:other\]$`
+	return syscall.Kill(-t.pid, syscall.SIGTERM)
+}

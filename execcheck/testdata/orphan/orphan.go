@@ -68,3 +68,23 @@ func FirstLine(ctx context.Context, argv []string) (string, error) {
 	defer cmd.Wait()
 	return bufio.NewReader(out).ReadString('\n')
 }
+
+// interruptProcess takes the process, not the command.
+func interruptProcess(p *os.Process) error { // want interruptProcess:`^execcheck\[pid param 0: child:INT\]$`
+	return p.Signal(os.Interrupt)
+}
+
+// CLI interrupts the direct child through a helper that takes its
+// process, and kills it if that fails.
+func CLI(ctx context.Context, bin string, args ...string) error {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.SysProcAttr = nil
+	cmd.Cancel = func() error {
+		if err := interruptProcess(cmd.Process); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
+	cmd.WaitDelay = 10 * time.Second
+	return cmd.Run() // want `^orphan: a cancel kills only the direct child \(p.Signal\(os.Interrupt\) \(in interruptProcess\)\)`
+}

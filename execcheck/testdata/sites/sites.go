@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"reflect"
+	"time"
 )
 
 // Getter hands out commands from elsewhere.
@@ -38,4 +40,20 @@ func OpaqueCancel(ctx context.Context, s Stopper, argv []string) error {
 // Fine is ok: the inventory lists it too.
 func Fine(argv []string) error {
 	return exec.Command(argv[0], argv[1:]...).Run()
+}
+
+// reflective sets Cancel and WaitDelay through reflect, as code that
+// builds with Go versions before them does.
+func reflective(ctx context.Context, name string) *exec.Cmd { // want reflective:`^execcheck\[result: \[made\(1\) reflected\]\]$`
+	cmd := exec.CommandContext(ctx, name)
+	rc := reflect.ValueOf(cmd).Elem()
+	if f := rc.FieldByName("WaitDelay"); f.IsValid() {
+		f.Set(reflect.ValueOf(time.Second))
+	}
+	return cmd
+}
+
+// Reflected runs what reflective made: unknown, not a hang.
+func Reflected(ctx context.Context) ([]byte, error) {
+	return reflective(ctx, "go").Output()
 }

@@ -41,3 +41,22 @@ func Run(cmd *exec.Cmd) error { // want Run:`^execcheck\[param 0: \[runs:Run\]\]
 func Start(cmd *exec.Cmd) error { // want Start:`^execcheck\[param 0: \[runs:Start\]\]$`
 	return cmd.Start()
 }
+
+// Session is a started command, as gomega's gexec keeps one: its Kill
+// reaches the direct child only.
+type Session struct {
+	Command *exec.Cmd
+	Out     *bytes.Buffer
+}
+
+// StartSession starts command and keeps it in a Session.
+func StartSession(command *exec.Cmd) (*Session, error) { // want StartSession:`^execcheck\[param 0: \[copypipe kills\(child:KILL\) runs:Start\]\]$`
+	s := &Session{Command: command, Out: new(bytes.Buffer)}
+	command.Stdout = s.Out
+	return s, command.Start()
+}
+
+// Kill kills the session's process.
+func (s *Session) Kill() error { // want Kill:`^execcheck\[kills: child:KILL\]$`
+	return s.Command.Process.Kill()
+}

@@ -55,3 +55,14 @@ func KillByPid(ctx context.Context, argv []string) error {
 	defer context.AfterFunc(ctx, func() { lib.KillGroup(cmd.Process.Pid) })()
 	return cmd.Wait()
 }
+
+// Session starts a command in a lib.Session and kills it when ctx is
+// done: the kill, in another package's method, reaches the child only.
+func Session(ctx context.Context, argv []string) error {
+	s, err := lib.StartSession(exec.Command(argv[0], argv[1:]...)) // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(s.Command.Process.Kill\(\) \(in StartSession\)\)`
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return s.Kill()
+}
