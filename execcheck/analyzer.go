@@ -180,7 +180,7 @@ func (ps *pkgState) sites(groups bool) []Site {
 			continue
 		}
 		seen[r] = true
-		if r.param >= 0 && len(r.p.Creations) == 0 {
+		if (r.param >= 0 || r.closure) && len(r.p.Creations) == 0 {
 			continue // a helper's parameter: the site is at its callers
 		}
 		switch {

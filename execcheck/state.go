@@ -224,7 +224,8 @@ type instance struct {
 	local   []*localCreation
 	applies []*ast.CallExpr // cancelpolicy.Apply calls on it
 	param   int             // >= 0: the parameter of the function walked that this stands for
-	fromArg bool            // a parameter is among what was joined into it
+	fromArg bool            // a parameter of a declared function is among what was joined into it
+	closure bool            // a parameter of a closure: its calls apply what it does
 	held    bool            // stored in a field, a global or a container
 	ret     bool            // returned by its function
 	retFn   *types.Func     // the function that returns it
@@ -254,7 +255,8 @@ func join(x, y *instance) *instance {
 	x.local = append(x.local, y.local...)
 	x.applies = append(x.applies, y.applies...)
 	x.held = x.held || y.held
-	x.fromArg = x.fromArg || y.fromArg || y.param >= 0
+	x.fromArg = x.fromArg || y.fromArg || (y.param >= 0 && !y.closure)
+	x.closure = x.closure || y.closure
 	x.ret = x.ret || y.ret
 	if x.retFn == nil {
 		x.retFn = y.retFn

@@ -866,7 +866,7 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 					x := w.ps.newInstance()
 					w.env[obj] = value{inst: x}
 					if fv != nil {
-						x.param = i
+						x.param, x.closure = i, true
 						if fv.params == nil {
 							fv.params = map[int]*instance{}
 						}
