@@ -51,6 +51,7 @@ func TestAssertCancelVerdicts(t *testing.T) {
 				if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: /dev/null, no pipe either
 					return err
 				}
+				//execcheck:ignore a runner of the verdict table: ApplyCancelPolicy on the waiting fixture, which it stops
 				return cmd.Run()
 			}
 		}, false, "pass", nil},
@@ -149,6 +150,7 @@ func TestAssertCancelRunPanics(t *testing.T) {
 			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests ApplyCancelPolicy on the waiting fixture, which it stops
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -172,6 +174,7 @@ func TestAssertCancelRunNeverReturns(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			//execcheck:ignore the runner that ignores the cancel, on purpose: AssertCancel must report it
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -290,6 +293,7 @@ func TestWaitAlive(t *testing.T) {
 		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
 			t.Fatal(err)
 		}
+		//execcheck:ignore tests ApplyCancelPolicy on the waiting fixture, which it stops
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -56,6 +56,7 @@ func Example() {
 						return err
 					}
 				}
+				//execcheck:ignore the example shows the broken runner, then ApplyCancelPolicy on the waiting fixture
 				return cmd.Run()
 			}, exectest.Within(500*time.Millisecond))
 		})
@@ -78,6 +79,7 @@ func ExampleAssertCancel() {
 			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore the example shows ApplyCancelPolicy on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})
@@ -137,6 +139,7 @@ func ExampleApplyCancelPolicy() {
 		return
 	}
 	start := time.Now()
+	//execcheck:ignore the example shows ApplyCancelPolicy on the waiting shape, which it stops
 	err := cmd.Run()
 	fmt.Println(err, time.Since(start) < 5*time.Second)
 	// Output:
@@ -185,6 +188,7 @@ func ExampleDescendant_Script() {
 			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore the example shows ApplyCancelPolicy on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})

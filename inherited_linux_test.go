@@ -33,6 +33,7 @@ func inheritOutput(argv []string) func(context.Context) error {
 			return err
 		}
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		//execcheck:ignore tests ApplyCancelPolicy with inherited stdio on the waiting fixture
 		return cmd.Run()
 	}
 }
@@ -47,6 +48,7 @@ func inheritStderr(argv []string) func(context.Context) error {
 		}
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, os.Stderr
+		//execcheck:ignore tests ApplyCancelPolicy with a buffer and inherited stderr on the waiting fixture
 		return cmd.Run()
 	}
 }
@@ -91,6 +93,7 @@ func TestCorrectRunnerWithAPipeOpenedBeforeRun(t *testing.T) {
 						return err
 					}
 					cmd.Stdout, cmd.Stderr = w, w
+					//execcheck:ignore tests ApplyCancelPolicy with the test's own pipe on the waiting fixture
 					return cmd.Run()
 				})
 			})
@@ -113,6 +116,7 @@ func TestPipeOpenedBeforeRunIsNotCalledTheCommands(t *testing.T) {
 		exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
 			cmd.Stdout, cmd.Stderr = w, w
+			//execcheck:ignore a runner broken on purpose: its survivor holds the test's pipe, not the command's
 			return cmd.Run()
 		})
 	})

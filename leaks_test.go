@@ -90,6 +90,7 @@ func TestGoroutineCheckSaysWhenItHadNothingToCheck(t *testing.T) {
 			if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: no pipe, no copy goroutine
 				return err
 			}
+			//execcheck:ignore tests ApplyCancelPolicy on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})

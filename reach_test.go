@@ -23,6 +23,7 @@ func asUser(uid, gid uint32) runner {
 			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests ApplyCancelPolicy as another user on the waiting fixture
 			return cmd.Run()
 		}
 	}
@@ -88,6 +89,7 @@ func inDir(dir string) runner {
 			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests ApplyCancelPolicy in another directory on the waiting fixture
 			return cmd.Run()
 		}
 	}

@@ -19,6 +19,7 @@ func policyOutput(argv []string) func(context.Context) error {
 		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
 			return err
 		}
+		//execcheck:ignore tests ApplyCancelPolicy with Output on the waiting fixture
 		_, err := cmd.Output()
 		return err
 	}
