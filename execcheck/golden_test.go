@@ -47,7 +47,7 @@ func loadErrors(t *testing.T, overlay map[string][]byte) []string {
 	cfg := &packages.Config{
 		Mode:    packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo,
 		Dir:     analysistest.TestData(),
-		Env:     append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
+		Env:     append(os.Environ(), "GOPROXY=off", "GOWORK=off"),
 		Overlay: overlay,
 	}
 	pkgs, err := packages.Load(cfg, "example.com/t/fixes")

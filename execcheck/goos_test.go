@@ -19,7 +19,7 @@ func sitesOf(t *testing.T, goos, pkg string) map[string]execcheck.Site {
 	cfg := &packages.Config{
 		Mode: packages.LoadAllSyntax,
 		Dir:  analysistest.TestData(),
-		Env:  append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0", "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
+		Env:  append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0", "GOPROXY=off", "GOWORK=off"),
 	}
 	pkgs, err := packages.Load(cfg, pkg)
 	if err != nil {
