@@ -1247,6 +1247,15 @@ func (w *walker) addRun(x *instance, rs *runSite) {
 	}
 }
 
+// runAt records, at the call c of the helper via, a run the helper makes
+// (or its own helper, ri.Via).
+func (w *walker) runAt(x *instance, ri runInfo, c *ast.CallExpr, via string) {
+	if ri.Via != "" {
+		via += " → " + ri.Via
+	}
+	w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: via, opts: ri.Opts})
+}
+
 // call evaluates a call and returns its results.
 func (w *walker) call(c *ast.CallExpr) []value {
 	fun := ast.Unparen(c.Fun)
@@ -1713,11 +1722,7 @@ func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, 
 		w.record(x, w.here(e), -1)
 	}
 	for _, ri := range runs {
-		v := via
-		if ri.Via != "" {
-			v = via + " → " + ri.Via
-		}
-		w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: v, opts: ri.Opts})
+		w.runAt(x, ri, c, via)
 	}
 }
 
@@ -1729,11 +1734,7 @@ func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.E
 	q.Runs = nil
 	defer func() {
 		for _, ri := range runs {
-			v := via
-			if ri.Via != "" {
-				v = via + " → " + ri.Via
-			}
-			w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: v, opts: ri.Opts})
+			w.runAt(x, ri, c, via)
 		}
 	}()
 	for i := range q.Kills {
