@@ -52,6 +52,7 @@ func TestAssertCancelVerdicts(t *testing.T) {
 				if err := cancelpolicy.Apply(cmd); err != nil { // nil stdio: /dev/null, no pipe either
 					return err
 				}
+				//execcheck:ignore a runner of the verdict table: cancelpolicy.Apply on the waiting fixture, which it stops
 				return cmd.Run()
 			}
 		}, false, "pass", nil},
@@ -152,6 +153,7 @@ func TestAssertCancelRunPanics(t *testing.T) {
 			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -175,6 +177,7 @@ func TestAssertCancelRunNeverReturns(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			//execcheck:ignore the runner that ignores the cancel, on purpose: AssertCancel must report it
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -328,6 +331,7 @@ func TestWaitAlive(t *testing.T) {
 		if err := cancelpolicy.Apply(cmd); err != nil {
 			t.Fatal(err)
 		}
+		//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -55,6 +55,7 @@ func Example() {
 				if fix {
 					return cancelpolicy.Run(ctx, cmd)
 				}
+				//execcheck:ignore the example shows the broken runner; the fixed one is cancelpolicy.Run above
 				return cmd.Run()
 			}, exectest.Within(500*time.Millisecond))
 		})
@@ -77,6 +78,7 @@ func ExampleAssertCancel() {
 			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore the example shows cancelpolicy.Apply on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})
@@ -167,6 +169,7 @@ func ExampleDescendant_Script() {
 			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore the example shows cancelpolicy.Apply on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})

@@ -34,6 +34,7 @@ func inheritOutput(argv []string) func(context.Context) error {
 			return err
 		}
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		//execcheck:ignore tests cancelpolicy.Apply with inherited stdio on the waiting fixture
 		return cmd.Run()
 	}
 }
@@ -48,6 +49,7 @@ func inheritStderr(argv []string) func(context.Context) error {
 		}
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, os.Stderr
+		//execcheck:ignore tests cancelpolicy.Apply with a buffer and inherited stderr on the waiting fixture
 		return cmd.Run()
 	}
 }
@@ -92,6 +94,7 @@ func TestCorrectRunnerWithAPipeOpenedBeforeRun(t *testing.T) {
 						return err
 					}
 					cmd.Stdout, cmd.Stderr = w, w
+					//execcheck:ignore tests cancelpolicy.Apply with the test's own pipe on the waiting fixture
 					return cmd.Run()
 				})
 			})
@@ -114,6 +117,7 @@ func TestPipeOpenedBeforeRunIsNotCalledTheCommands(t *testing.T) {
 		exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
 			cmd.Stdout, cmd.Stderr = w, w
+			//execcheck:ignore a runner broken on purpose: its survivor holds the test's pipe, not the command's
 			return cmd.Run()
 		})
 	})

@@ -91,6 +91,7 @@ func TestGoroutineCheckSaysWhenItHadNothingToCheck(t *testing.T) {
 			if err := cancelpolicy.Apply(cmd); err != nil { // nil stdio: no pipe, no copy goroutine
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})

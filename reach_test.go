@@ -24,6 +24,7 @@ func asUser(uid, gid uint32) runner {
 			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply as another user on the waiting fixture
 			return cmd.Run()
 		}
 	}
@@ -89,6 +90,7 @@ func inDir(dir string) runner {
 			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply in another directory on the waiting fixture
 			return cmd.Run()
 		}
 	}

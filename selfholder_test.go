@@ -33,6 +33,7 @@ func keptWriteEnd(held chan<- *os.File) runner {
 				return err
 			}
 			cmd.Stdout, cmd.Stderr = w, w
+			//execcheck:ignore tests cancelpolicy.Apply with the test's own pipe on the waiting fixture
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -92,6 +93,7 @@ func TestHangLeavesOutTheTestProcessHoldingStdin(t *testing.T) {
 				return err
 			}
 			defer stdin.Close()
+			//execcheck:ignore a runner broken on purpose: the verdict tests need its failure
 			return cmd.Run()
 		}, exectest.Within(200*time.Millisecond))
 	})

@@ -20,6 +20,7 @@ func policyOutput(argv []string) func(context.Context) error {
 		if err := cancelpolicy.Apply(cmd); err != nil {
 			return err
 		}
+		//execcheck:ignore tests cancelpolicy.Apply with Output on the waiting fixture
 		_, err := cmd.Output()
 		return err
 	}

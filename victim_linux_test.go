@@ -180,6 +180,7 @@ func startVictim(t *testing.T, tmp, shape, handler string) *victim {
 		t.Fatal(err)
 	}
 	v.out = bufio.NewScanner(stdout)
+	//execcheck:ignore the victim is killed on purpose: the test checks what a killed run leaves
 	if err := v.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

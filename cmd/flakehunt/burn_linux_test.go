@@ -141,6 +141,7 @@ func TestBurnersDieWithParent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	//execcheck:ignore the test kills its helper and checks that Pdeathsig takes the burners along
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
