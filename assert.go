@@ -74,24 +74,27 @@ type check struct {
 	scope *GoroutineScope
 
 	// By the cancel.
-	copyGoroutines int    // os/exec's copy goroutines, sampled while the fixture started
-	proved         bool   // the descendant had proved it runs
-	lapse          string // why that proof no longer held, if it did not
-	why            string // why the cancel came when it did
-	early          bool   // run returned before any cancel
+	copyGoroutines int       // os/exec's copy goroutines, sampled while the fixture started
+	proved         bool      // the descendant had proved it runs
+	lapse          string    // why that proof no longer held, if it did not
+	why            string    // why the cancel came when it did
+	early          bool      // run returned before any cancel
+	start          time.Time // when run was called
 	cancelDelay    time.Duration
 
 	// At the bound and after run returned.
-	out           outcome
-	returned      bool
-	hung          bool
-	elapsed       time.Duration // from the cancel to run's return
-	holders       []described   // holding the command's output at the bound
-	atReturn      []described   // alive and not being killed when run returned
-	survivors     []described
-	leaked        []goroutines.Group
-	fds           []string // the command's pipes left open, one line each
-	descendantPID int
+	out            outcome
+	returned       bool
+	hung           bool
+	elapsed        time.Duration // from the cancel to run's return
+	holders        []described   // holding the command's output at the bound
+	atReturn       []described   // alive and not being killed when run returned
+	survivors      []described
+	leaked         []goroutines.Group
+	fds            []string // the command's pipes left open, one line each
+	descendantPID  int
+	nothingToCheck string // why the goroutine check had nothing to check, if it had not
+	raced          string // the fixture, when the cancel came before the proof and nothing survived
 
 	// failed says the check reported a failure: the verdict (see fail).
 	failed bool
@@ -124,7 +127,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	returned := make(chan outcome, 1)
-	start := time.Now()
+	c.start = time.Now()
 	go func() {
 		var o outcome
 		defer func() {
@@ -152,7 +155,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	}
 	cancel()
 	cancelled := time.Now()
-	c.cancelDelay = cancelled.Sub(start)
+	c.cancelDelay = cancelled.Sub(c.start)
 
 	if gotEarly {
 		c.out, c.returned = early, true
@@ -190,9 +193,8 @@ func (c *check) do(run func(context.Context) error) Result {
 		c.judgeProved(snap)
 	}
 	c.judgeEarlySeries(snap)
-	if p := portableLine(); p != "" && !c.failed {
-		// A pass of the portable mode is one of what it could see.
-		logf(c.tb, "exectest: passed in the %s", p)
+	if !c.failed {
+		logf(c.tb, "%s", c.passLine(snap))
 	}
 	return c.result()
 }
@@ -330,7 +332,7 @@ func (c *check) checkLeaks(s snapshot) {
 		// Said only from what was seen: the count is a sample, and can
 		// miss goroutines a loaded machine has not run yet.
 		if stdio, ok := s.stdioWithoutPipes(); ok {
-			logf(c.tb, "exectest: goroutine check: nothing to check: the fixture child's stdin, stdout and stderr are no pipe opened during run (%s), and no os/exec copy goroutine was seen", strings.Join(stdio, "; "))
+			c.nothingToCheck = fmt.Sprintf("goroutine check: nothing to check: the fixture child's stdin, stdout and stderr are no pipe opened during run (%s), and no os/exec copy goroutine was seen", strings.Join(stdio, "; "))
 		}
 	}
 	if len(fds) > 0 {
@@ -390,9 +392,7 @@ func (c *check) judgeUnproved(snap snapshot) {
 	// before the cancel without starting it.
 	raced := c.cfg.mode != cancelWhenAlive && len(snap.failures) == 0 && (snap.started > 0 || !c.early)
 	if raced {
-		if l, ok := c.tb.(interface{ Logf(string, ...any) }); ok {
-			l.Logf("exectest: cancelled %v after start, before the descendant proved it runs; nothing of the fixture survived (%s)", short(c.cancelDelay), snap)
-		}
+		c.raced = snap.String() // a pass: its line says so
 		return
 	}
 	var when string

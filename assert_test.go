@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // shapes are the two fixture shapes; every verdict must hold for both.
@@ -48,9 +49,10 @@ func TestAssertCancelVerdicts(t *testing.T) {
 		{"file stdout with policy", func(argv []string) func(context.Context) error {
 			return func(ctx context.Context) error {
 				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-				if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: /dev/null, no pipe either
+				if err := cancelpolicy.Apply(cmd); err != nil { // nil stdio: /dev/null, no pipe either
 					return err
 				}
+				//execcheck:ignore a runner of the verdict table: cancelpolicy.Apply on the waiting fixture, which it stops
 				return cmd.Run()
 			}
 		}, false, "pass", nil},
@@ -148,9 +150,10 @@ func TestAssertCancelRunPanics(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -174,6 +177,7 @@ func TestAssertCancelRunNeverReturns(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			//execcheck:ignore the runner that ignores the cancel, on purpose: AssertCancel must report it
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -200,8 +204,11 @@ func TestAssertCancelEarlyCancel(t *testing.T) {
 		} {
 			t.Run(sh.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
+				// Each check on its own, not as a series of the test's
+				// (see TestEarlyCancelSeriesAcrossRows): a fresh name.
+				fresh := freshName(t)
 				for range 5 {
-					f := runFake(t, func(tb testing.TB) {
+					f := runFakeAs(t, fresh, func(tb testing.TB) {
 						d := exectest.NewDescendant(tb, sh.opts...)
 						exectest.AssertCancel(tb, d, policy(d.Argv()), opt)
 					})
@@ -263,22 +270,54 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func TestBadStrictValue(t *testing.T) {
-	t.Setenv("EXECTEST_STRICT", "yes")
-	f := runFake(t, func(tb testing.TB) {
-		d := exectest.NewDescendant(tb)
-		exectest.AssertCancel(tb, d, neverRuns(nil))
-	})
-	f.wantVerdict(t, "fail", `EXECTEST_STRICT: got "yes", want 1 (strict) or 0`)
+// badSwitch is what a bad value of an EXECTEST_* switch fails with.
+const badSwitch = `: got "yes", want one of 1, t, T, true, TRUE or True (on); 0, f, F, false, FALSE, False or unset (off)`
+
+// EXECTEST_STRICT takes what strconv.ParseBool takes. Before, "true" failed
+// the test as bad input ("got \"true\", want 1"), and only 1 was on.
+func TestStrictValues(t *testing.T) {
+	for _, c := range []struct {
+		value, verdict, text string
+	}{
+		{"1", "fail", "failing instead of skipping: EXECTEST_STRICT is on"},
+		{"true", "fail", "failing instead of skipping: EXECTEST_STRICT is on"},
+		{"TRUE", "fail", "failing instead of skipping: EXECTEST_STRICT is on"},
+		{"t", "fail", "failing instead of skipping: EXECTEST_STRICT is on"},
+		{"0", "skip", "set EXECTEST_STRICT=1 to make this a failure"},
+		{"false", "skip", "set EXECTEST_STRICT=1 to make this a failure"},
+		{"F", "skip", "set EXECTEST_STRICT=1 to make this a failure"},
+		{"", "skip", "set EXECTEST_STRICT=1 to make this a failure"},
+		{"yes", "fail", "exectest: EXECTEST_STRICT" + badSwitch},
+	} {
+		t.Run(c.value, func(t *testing.T) {
+			t.Setenv("EXECTEST_STRICT", c.value)
+			f := runFake(t, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb)
+				exectest.AssertCancel(tb, d, neverRuns(nil)) // vacuous: it never runs the command
+			})
+			f.wantVerdict(t, c.verdict, c.text)
+		})
+	}
 }
 
+// EXECTEST_PORTABLE takes what strconv.ParseBool takes too (see
+// internal/proc's TestPortableSwitchValues for the mode each one gives).
 func TestBadPortableValue(t *testing.T) {
-	t.Setenv("EXECTEST_PORTABLE", "yes")
-	f := runFake(t, func(tb testing.TB) {
-		d := exectest.NewDescendant(tb)
-		exectest.AssertCancel(tb, d, neverRuns(nil))
-	})
-	f.wantVerdict(t, "fail", `EXECTEST_PORTABLE: got "yes", want 1 (the portable mode) or 0`)
+	for value, want := range map[string]string{"yes": "fail", "True": "skip", "0": "skip"} {
+		t.Run(value, func(t *testing.T) {
+			t.Setenv("EXECTEST_STRICT", "0")
+			t.Setenv("EXECTEST_PORTABLE", value)
+			f := runFake(t, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb)
+				exectest.AssertCancel(tb, d, neverRuns(nil))
+			})
+			if want == "fail" {
+				f.wantVerdict(t, "fail", "exectest: EXECTEST_PORTABLE"+badSwitch)
+				return
+			}
+			f.wantVerdict(t, "skip", "vacuous") // the value is accepted: the check runs, and finds nothing to prove
+		})
+	}
 }
 
 func TestWaitAlive(t *testing.T) {
@@ -289,9 +328,10 @@ func TestWaitAlive(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			t.Fatal(err)
 		}
+		//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

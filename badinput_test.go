@@ -27,7 +27,7 @@ func TestHermeticWithoutHook(t *testing.T) {
 	restore := exectest.WithoutHermeticHook()
 	defer restore()
 	f := runFake(t, func(tb testing.TB) { exectest.NewDescendant(tb, exectest.Hermetic()) })
-	f.wantVerdict(t, "fail", "fixture hook: got none, want fixtures.Main(m)", "func TestMain(m *testing.M) { fixtures.Main(m) }")
+	f.wantVerdict(t, "fail", "fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain", "func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }")
 }
 
 // A run that panics is reported with its value and stack, and the
@@ -39,6 +39,7 @@ func TestRunPanicsLeavesNothing(t *testing.T) {
 		exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.Command(d.Argv()[0], d.Argv()[1:]...)
 			cmd.Stdout = new(strings.Builder)
+			//execcheck:ignore a runner broken on purpose: the bad-input test needs one
 			if err := cmd.Start(); err != nil {
 				return err
 			}

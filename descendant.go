@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,7 @@ import (
 // ends.
 type Descendant struct {
 	tb         testing.TB
+	opts       []DescendantOption // as given, for a fixture of the same shape (see startupTime)
 	spec       fixture.Spec
 	hermetic   bool
 	dir        string
@@ -76,12 +78,12 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 			skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 		}
 	}
-	d := &Descendant{tb: tb, hermetic: cfg.hermetic}
+	d := &Descendant{tb: tb, opts: slices.Clone(opts), hermetic: cfg.hermetic}
 	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.lifetime, Escape: cfg.escape, Portable: proc.Portable(),
 		Launch: cfg.shape.launch, IgnoreTerm: cfg.shape.ignoreTerm, JobControl: cfg.shape.jobControl, DoubleFork: cfg.shape.doubleFork}
 	if cfg.hermetic {
 		if !hermeticHooked() {
-			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want fixtures.Main(m) (or fixtures.Dispatch()) called from TestMain, so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { fixtures.Main(m) }\n(package github.com/exectest/exectest/fixtures) to a _test.go file of this package")
+			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain (or fixtures.Dispatch() called first in it), so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { exectest.VerifyTestMain(m) }\nto a _test.go file of this package")
 		}
 	} else {
 		for _, p := range []string{"/bin/sh", "/bin/sleep"} {

@@ -50,16 +50,7 @@ func fixKillCgroup(dir string) string {
 // it, so a SIGKILL must follow, within the check's bound.
 func fixIgnored(sig syscall.Signal, grace time.Duration) string {
 	return fmt.Sprintf("fix: follow the cancel's %s with a SIGKILL to the command's group after a grace shorter than the check's bound: cancelpolicy.Run(ctx, cmd, cancelpolicy.Graceful(syscall.%s, %s))%s",
-		proc.SignalName(sig), proc.SignalName(sig), goDuration(grace), inPlace)
-}
-
-// goDuration spells d as Go code: 500*time.Millisecond.
-func goDuration(d time.Duration) string {
-	d = max(d.Round(time.Millisecond), time.Millisecond)
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%d*time.Second", d/time.Second)
-	}
-	return fmt.Sprintf("%d*time.Millisecond", d/time.Millisecond)
+		proc.SignalName(sig), proc.SignalName(sig), goDuration(max(grace.Round(time.Millisecond), time.Millisecond)), inPlace)
 }
 
 // fixFor says what to change so that a cancel stops the processes ps,

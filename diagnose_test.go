@@ -26,6 +26,7 @@ func ownGroupDefaultCancel(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := command(ctx, argv)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		//execcheck:ignore a runner broken on purpose: the diagnosis tests need its failure
 		return cmd.Run()
 	}
 }
@@ -254,6 +255,7 @@ func inSandbox(prefix []string, r runnerOf) runnerOf {
 func killsLater(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := ownGroup(b.command(ctx, d.Argv()))
+		//execcheck:ignore a runner broken on purpose: it kills the group only after returning
 		if err := cmd.Start(); err != nil {
 			return err
 		}
@@ -271,6 +273,7 @@ func killsLater(b build, d *exectest.Descendant, rp *reaper) func(context.Contex
 func startsOnly(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := b.command(ctx, d.Argv())
+		//execcheck:ignore a runner broken on purpose: it returns once the command started
 		err := cmd.Start()
 		if err == nil {
 			rp.add(cmd)
@@ -284,6 +287,7 @@ func startsOnly(b build, d *exectest.Descendant, rp *reaper) func(context.Contex
 func abandons(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := b.command(ctx, d.Argv())
+		//execcheck:ignore a runner broken on purpose: it abandons the command at the cancel
 		if err := cmd.Start(); err != nil {
 			return err
 		}

@@ -7,8 +7,6 @@
 // descendant that inherited the pipe, as in sh -c 'sleep 20 & wait',
 // keeps Wait blocked for as long as it lives, and outlives the cancel.
 //
-// The package has three entry points.
-//
 // # Testing a runner: NewDescendant and AssertCancel
 //
 // [NewDescendant] prepares the fixture: a command line
@@ -21,7 +19,8 @@
 // leaves goroutines or pipe descriptors behind. Every failure names the processes involved and says what to
 // change. A check that proves nothing (run never ran the command,
 // /bin/sleep is missing where it ran) skips with the reason, or fails
-// when the environment variable EXECTEST_STRICT is 1.
+// when the environment variable EXECTEST_STRICT is on (1, true: what
+// [strconv.ParseBool] accepts).
 //
 //	func TestRunnerCancel(t *testing.T) {
 //		d := exectest.NewDescendant(t)
@@ -32,20 +31,34 @@
 //
 // The fixture's shape is set by [Escaping] (the descendant calls setsid,
 // as daemons do), [Hermetic] (the test binary re-executes itself instead
-// of /bin/sh and /bin/sleep; see [fixtures.Main]) and [Lifetime]. The
+// of /bin/sh and /bin/sleep; see [VerifyTestMain]) and [Lifetime]. The
 // check is set by [Within], [CancelAfter] and [CancelAfterRandom] (cancel
 // during start-up, to hunt races), [ProofTimeout], [SettleTime],
 // [WithoutGoroutineCheck] and [WithoutDescriptorCheck]. AssertCancel
-// returns a [Result] for tests that want more than the verdict.
+// returns a [Result] for tests that want more than the verdict; under
+// go test -v a pass says in one line what it proved.
+//
+// # The test binary: VerifyTestMain
+//
+// [VerifyTestMain] is the one TestMain a package that uses exectest
+// needs:
+//
+//	func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
+//
+// It serves as the [Hermetic] fixture, makes the test process a child
+// subreaper, runs the tests, and fails a passing run that leaves
+// goroutines (goleak) or processes behind; at the end it says how many
+// checks skipped as vacuous. [IgnoreTopFunction], [IgnoreAnyFunction] and
+// [IgnoreProcess] accept what the package leaves running on purpose, and
+// [Cleanup] runs after the checks. A TestMain with setup of its own calls
+// [fixtures.Dispatch] first.
 //
 // # Leak checks without the fixture
 //
 // [GoroutineScope] checks the goroutines that one piece of code started,
 // exactly, even under t.Parallel. [DescriptorSnapshot] checks the test
-// process's descriptors. [VerifyTestMain] is a TestMain that serves as
-// the hermetic fixture and fails a passing run that leaves goroutines or
-// processes behind. Package [proctest] checks processes alone, in
-// goleak's form.
+// process's descriptors. Package [proctest] checks processes in one test,
+// in goleak's form.
 //
 // # Fixing the code under test
 //
@@ -59,8 +72,6 @@
 //	if err := cancelpolicy.Run(ctx, cmd); err != nil {
 //		return err
 //	}
-//
-// [ApplyCancelPolicy] forwards to its Apply.
 //
 // # What it needs, and what it changes
 //
@@ -82,7 +93,7 @@
 // has not identified by pid and start time.
 //
 // Elsewhere (macOS, the BSDs), and on Linux when the environment variable
-// EXECTEST_PORTABLE is 1, the checks run in a portable mode: processes,
+// EXECTEST_PORTABLE is on (as EXECTEST_STRICT), the checks run in a portable mode: processes,
 // parents and creation times from gopsutil, a process named by pid and
 // creation time and re-checked right before any signal, no cgroup, no
 // subreaper, and no look at another process's open files. It cannot see

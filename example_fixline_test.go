@@ -29,6 +29,7 @@ func ExampleAssertCancel_fixLine() {
 				if fixed {
 					return cancelpolicy.Run(ctx, cmd)
 				}
+				//execcheck:ignore the example shows the broken runner; its fix line, applied, is the cancelpolicy.Run above
 				if err := cmd.Start(); err != nil {
 					return err
 				}

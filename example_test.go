@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/runners"
 	"github.com/exectest/exectest/internal/recorder"
 )
@@ -42,20 +43,19 @@ func printTest(fn func(t testing.TB)) {
 
 // The test of a runner, before and after the fix: exec.CommandContext's
 // own Cancel kills the direct child only, the descendant holds the output
-// pipe, and Wait waits for it; ApplyCancelPolicy kills the whole group.
+// pipe, and Wait waits for it; cancelpolicy.Run kills the whole group.
 func Example() {
 	for _, fix := range []bool{false, true} {
-		fmt.Println(map[bool]string{false: "default Cancel:", true: "ApplyCancelPolicy:"}[fix])
+		fmt.Println(map[bool]string{false: "default Cancel:", true: "cancelpolicy.Run:"}[fix])
 		printTest(func(t testing.TB) {
 			d := exectest.NewDescendant(t)
 			exectest.AssertCancel(t, d, func(ctx context.Context) error {
 				cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
 				cmd.Stdout = new(strings.Builder) // a pipe, as in most runners
 				if fix {
-					if err := exectest.ApplyCancelPolicy(cmd); err != nil {
-						return err
-					}
+					return cancelpolicy.Run(ctx, cmd)
 				}
+				//execcheck:ignore the example shows the broken runner; the fixed one is cancelpolicy.Run above
 				return cmd.Run()
 			}, exectest.Within(500*time.Millisecond))
 		})
@@ -64,7 +64,7 @@ func Example() {
 	// default Cancel:
 	// FAIL
 	// exectest: run did not return within the bound after cancel: got still running after D, want return within D
-	// ApplyCancelPolicy:
+	// cancelpolicy.Run:
 	// PASS
 }
 
@@ -75,9 +75,10 @@ func ExampleAssertCancel() {
 		exectest.AssertCancel(t, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
 			cmd.Stdout = new(strings.Builder)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore the example shows cancelpolicy.Apply on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})
@@ -126,23 +127,6 @@ func ExampleAssertCancel_vacuous() {
 	// exectest: the descendant never proved it runs, so the check would pass vacuously
 }
 
-// Every exec site of the code under test gets the policy.
-func ExampleApplyCancelPolicy() {
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "/bin/sleep 20 & wait")
-	cmd.Stdout = new(strings.Builder) // a pipe, which the sleep holds
-	if err := exectest.ApplyCancelPolicy(cmd); err != nil {
-		fmt.Println(err)
-		return
-	}
-	start := time.Now()
-	err := cmd.Run()
-	fmt.Println(err, time.Since(start) < 5*time.Second)
-	// Output:
-	// signal: killed true
-}
-
 // A check of goroutines for code that does not use the fixture.
 func ExampleGoroutineScope() {
 	printTest(func(t testing.TB) {
@@ -160,7 +144,7 @@ func ExampleGoroutineScope() {
 }
 
 // A descendant that escapes into a session of its own, as daemons do, is
-// out of reach of a process-group kill: against ApplyCancelPolicy, the
+// out of reach of a process-group kill: against cancelpolicy.Apply, the
 // check fails as a hang (its WaitDelay is past the bound) naming the
 // escapee.
 func ExampleEscaping() {
@@ -182,9 +166,10 @@ func ExampleDescendant_Script() {
 		exectest.AssertCancel(t, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Script())
 			cmd.Stdout = new(strings.Builder)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore the example shows cancelpolicy.Apply on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})

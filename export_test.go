@@ -44,6 +44,9 @@ func (d *Descendant) Token() string { return d.spec.Token }
 // Tracker says how the fixture's processes are followed.
 func (d *Descendant) Tracker() string { return d.tracking() }
 
+// Started says the fixture child has reported that it started.
+func (d *Descendant) Started() bool { return d.mon.snapshot().started > 0 }
+
 // Process is the descendant's identity once it has proved it runs.
 func (d *Descendant) Process() (proc.Identity, bool) { return d.proved() }
 

@@ -1,7 +1,9 @@
 package exectest_test
 
 import (
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/exectest/exectest/internal/recorder"
@@ -15,6 +17,22 @@ type fake struct{ *recorder.T }
 func runFake(t testing.TB, fn func(tb testing.TB)) fake {
 	t.Helper()
 	return fake{recorder.Run(t, t.Name(), fn)}
+}
+
+// runFakeAs is runFake under another test name. The early-cancel series
+// are counted by name across -count runs (see TestEarlyCancelSeriesAcrossRows):
+// a test of them names its fakes with freshName, which no earlier run used.
+func runFakeAs(t testing.TB, name string, fn func(tb testing.TB)) fake {
+	t.Helper()
+	return fake{recorder.Run(t, name, fn)}
+}
+
+var freshNames atomic.Int64
+
+// freshName is a top-level test name that no other call in this process
+// returns.
+func freshName(t testing.TB) string {
+	return fmt.Sprintf("%s#%d", strings.ReplaceAll(t.Name(), "/", "_"), freshNames.Add(1))
 }
 
 func (f fake) verdict() string { return f.Verdict() }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
@@ -29,10 +30,11 @@ import (
 func inheritOutput(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			return err
 		}
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		//execcheck:ignore tests cancelpolicy.Apply with inherited stdio on the waiting fixture
 		return cmd.Run()
 	}
 }
@@ -42,11 +44,12 @@ func inheritOutput(argv []string) func(context.Context) error {
 func inheritStderr(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			return err
 		}
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, os.Stderr
+		//execcheck:ignore tests cancelpolicy.Apply with a buffer and inherited stderr on the waiting fixture
 		return cmd.Run()
 	}
 }
@@ -87,10 +90,11 @@ func TestCorrectRunnerWithAPipeOpenedBeforeRun(t *testing.T) {
 				d := exectest.NewDescendant(tb, sh.opts...)
 				exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 					cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-					if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+					if err := cancelpolicy.Apply(cmd); err != nil {
 						return err
 					}
 					cmd.Stdout, cmd.Stderr = w, w
+					//execcheck:ignore tests cancelpolicy.Apply with the test's own pipe on the waiting fixture
 					return cmd.Run()
 				})
 			})
@@ -113,6 +117,7 @@ func TestPipeOpenedBeforeRunIsNotCalledTheCommands(t *testing.T) {
 		exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
 			cmd.Stdout, cmd.Stderr = w, w
+			//execcheck:ignore a runner broken on purpose: its survivor holds the test's pipe, not the command's
 			return cmd.Run()
 		})
 	})

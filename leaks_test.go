@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 func TestAssertCancelAbandoningRunner(t *testing.T) {
@@ -87,9 +88,10 @@ func TestGoroutineCheckSaysWhenItHadNothingToCheck(t *testing.T) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil { // nil stdio: no pipe, no copy goroutine
+			if err := cancelpolicy.Apply(cmd); err != nil { // nil stdio: no pipe, no copy goroutine
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
 			return cmd.Run()
 		})
 	})

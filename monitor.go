@@ -68,6 +68,7 @@ type proof struct {
 	stat  proc.Stat // as the descendant saw itself, in its PID namespace
 	comm  string    // the program it runs once proved: sleep, or the hermetic role's
 	watch *procstate.Watch
+	at    time.Time // when it was proved
 }
 
 func startMonitor(spec fixture.Spec, execs bool, tracker *proc.Tracker, guard *watchdog.Fixture) (*monitor, error) {
@@ -233,7 +234,7 @@ func (m *monitor) handle(e marker.Event) {
 			if err != nil {
 				m.notes = append(m.notes, "how the descendant ends cannot be told: "+err.Error())
 			}
-			m.proof = &proof{id: id, stat: st, comm: comm, watch: w}
+			m.proof = &proof{id: id, stat: st, comm: comm, watch: w, at: time.Now()}
 			close(m.alive)
 		}
 	case marker.Exit:

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/exectest/exectest/cancelpolicy"
+	"github.com/exectest/exectest/proctest"
+	"go.uber.org/goleak"
 )
 
 // An Option configures [AssertCancel].
@@ -142,10 +143,12 @@ const defaultLifetime = 20 * time.Second
 
 // Escaping makes the descendant leave its process group and session
 // (setsid), as daemons do, before it proves it runs: a process-group kill
-// no longer reaches it, so even [ApplyCancelPolicy] leaves it running.
+// no longer reaches it, so even [cancelpolicy.Apply] leaves it running.
 // With the default bound (1 s) and the policy's default WaitDelay (2 s)
 // that check fails as a hang naming the escapee; with a bound past the
 // WaitDelay, as a survivor.
+//
+// [cancelpolicy.Apply]: https://pkg.go.dev/github.com/exectest/exectest/cancelpolicy#Apply
 func Escaping() DescendantOption {
 	return descendantOption(func(c *descendantConfig) { c.escape = true })
 }
@@ -174,7 +177,7 @@ func (c *descendantConfig) checkShapes() {
 // Launcher makes the direct child start the descendant in the background
 // and exit at once, as npm and mise shims, wrappers and sh -c 'work &'
 // do. os/exec reaps the child and then never calls Cancel (the process
-// already exited), so a Cancel that kills the group, [ApplyCancelPolicy]'s
+// already exited), so a Cancel that kills the group, [cancelpolicy.Apply]'s
 // included, never runs: run returns only when WaitDelay closes the pipe,
 // or never. [cancelpolicy.Run] stops this shape.
 //
@@ -186,6 +189,7 @@ func (c *descendantConfig) checkShapes() {
 // fails on what run left behind (os/exec's goroutines, the pipe, the
 // fixture's processes), or else skips as vacuous.
 //
+// [cancelpolicy.Apply]: https://pkg.go.dev/github.com/exectest/exectest/cancelpolicy#Apply
 // [cancelpolicy.Run]: https://pkg.go.dev/github.com/exectest/exectest/cancelpolicy#Run
 func Launcher() DescendantOption {
 	return descendantOption(func(c *descendantConfig) { c.shape.launch = true })
@@ -228,39 +232,10 @@ func Lifetime(d time.Duration) DescendantOption {
 
 // Hermetic selects the fixture shape that needs neither /bin/sh nor
 // /bin/sleep: the test binary re-executes itself as the direct child and
-// as the descendant. The test binary must call
-// [github.com/exectest/exectest/fixtures.Main] (or
-// [github.com/exectest/exectest/fixtures.Dispatch]) from TestMain;
-// [VerifyTestMain] does.
+// as the descendant. The test binary's TestMain must be [VerifyTestMain]
+// (or call [github.com/exectest/exectest/fixtures.Dispatch] first).
 func Hermetic() DescendantOption {
 	return descendantOption(func(c *descendantConfig) { c.hermetic = true })
-}
-
-// A PolicyOption configures [ApplyCancelPolicy].
-type PolicyOption interface{ applyPolicy(*policyConfig) }
-
-type policyOption func(*policyConfig)
-
-func (f policyOption) applyPolicy(c *policyConfig) { f(c) }
-
-type policyConfig struct {
-	waitDelay time.Duration
-	errs      []string
-}
-
-// defaultWaitDelay is the backstop [ApplyCancelPolicy] sets when the
-// command has none and [WaitDelay] is not given.
-const defaultWaitDelay = cancelpolicy.DefaultWaitDelay
-
-// WaitDelay sets the command's WaitDelay: how long Wait waits for the
-// output pipes to close after the process exits or is cancelled, before it
-// closes them itself. d must be > 0 ([ApplyCancelPolicy] returns an error
-// otherwise): without a backstop one escaped descendant makes Wait last as
-// long as that descendant.
-func WaitDelay(d time.Duration) PolicyOption {
-	return policyOption(func(c *policyConfig) {
-		positive(&c.errs, "exectest.WaitDelay", d, func() { c.waitDelay = d })
-	})
 }
 
 // positive calls set for d > 0, and otherwise records the bad input, to be
@@ -271,4 +246,96 @@ func positive(errs *[]string, what string, d time.Duration, set func()) {
 		return
 	}
 	set()
+}
+
+// A MainOption configures [VerifyTestMain].
+type MainOption interface{ applyMain(*mainConfig) }
+
+type mainOptionFunc func(*mainConfig)
+
+func (f mainOptionFunc) applyMain(c *mainConfig) { f(c) }
+
+type mainConfig struct {
+	goroutines []goleak.Option
+	processes  []proctest.Option
+	cleanups   []func(exitCode int)
+	errs       []string // bad input, reported before any test runs
+}
+
+func newMainConfig(opts []MainOption) mainConfig {
+	var c mainConfig
+	for _, o := range opts {
+		if o == nil {
+			c.errs = append(c.errs, "exectest.VerifyTestMain: option: got nil, want a MainOption such as exectest.IgnoreTopFunction")
+			continue
+		}
+		o.applyMain(&c)
+	}
+	return c
+}
+
+// cleanup runs the [Cleanup] functions, in order, with the exit code, and
+// returns it.
+func (c mainConfig) cleanup(code int) int {
+	for _, f := range c.cleanups {
+		f(code)
+	}
+	return code
+}
+
+// IgnoreTopFunction ignores, in the check for goroutines left running, a
+// goroutine whose stack has f at the top, as goleak's option of that name
+// does: f is a function's full name ("pkg/path.Func", "pkg/path.(*T).Method").
+func IgnoreTopFunction(f string) MainOption {
+	return mainOptionFunc(func(c *mainConfig) {
+		if functionName(&c.errs, "exectest.IgnoreTopFunction", f) {
+			c.goroutines = append(c.goroutines, goleak.IgnoreTopFunction(f))
+		}
+	})
+}
+
+// IgnoreAnyFunction ignores, in the check for goroutines left running, a
+// goroutine with f anywhere in its stack, as goleak's option of that name
+// does.
+func IgnoreAnyFunction(f string) MainOption {
+	return mainOptionFunc(func(c *mainConfig) {
+		if functionName(&c.errs, "exectest.IgnoreAnyFunction", f) {
+			c.goroutines = append(c.goroutines, goleak.IgnoreAnyFunction(f))
+		}
+	})
+}
+
+// functionName records f as bad input unless it names a function.
+func functionName(errs *[]string, what, f string) bool {
+	if f == "" {
+		*errs = append(*errs, fmt.Sprintf("%s: f: got \"\", want a function's full name, such as \"net/http.(*Server).Serve\"", what))
+		return false
+	}
+	return true
+}
+
+// IgnoreProcess ignores, in the check for processes left running, the
+// processes for which f returns true (see [proctest.IgnoreProcess]).
+func IgnoreProcess(f func(proctest.Process) bool) MainOption {
+	return mainOptionFunc(func(c *mainConfig) {
+		if f == nil {
+			c.errs = append(c.errs, "exectest.IgnoreProcess: f: got nil, want a func(proctest.Process) bool")
+			return
+		}
+		c.processes = append(c.processes, proctest.IgnoreProcess(f))
+	})
+}
+
+// Cleanup runs f after the tests and the checks, with the code the test
+// binary is about to exit with, as goleak's option of that name does: for
+// what the TestMain set up before VerifyTestMain. Each Cleanup given runs,
+// in order.
+func Cleanup(f func(exitCode int)) MainOption {
+	return mainOptionFunc(func(c *mainConfig) {
+		if f == nil {
+			c.errs = append(c.errs, "exectest.Cleanup: f: got nil, want a func(exitCode int)")
+			return
+		}
+		c.cleanups = append(c.cleanups, f)
+	})
 }

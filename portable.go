@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -19,14 +20,12 @@ func portableNote() string {
 	return runtime.GOOS
 }
 
-// portableValue fails tb for a value of EXECTEST_PORTABLE other than 0 or
-// 1: bad input, like a bad EXECTEST_STRICT.
+// portableValue fails tb for a value of EXECTEST_PORTABLE that
+// strconv.ParseBool does not accept: bad input, like a bad EXECTEST_STRICT.
 func portableValue(tb testing.TB) {
 	tb.Helper()
-	switch v := os.Getenv(proc.PortableEnv); v {
-	case "", "0", "1":
-	default:
-		tb.Fatalf("exectest: %s: got %q, want 1 (the portable mode) or 0", proc.PortableEnv, v)
+	if _, err := envswitch.Bool(proc.PortableEnv); err != nil {
+		tb.Fatalf("exectest: %v", err)
 	}
 }
 

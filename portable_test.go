@@ -14,8 +14,8 @@ import (
 )
 
 // portable says that the tests run in the portable mode: off Linux, or
-// with EXECTEST_PORTABLE=1 (see .ci/run).
-var portable = os.Getenv("EXECTEST_PORTABLE") == "1" || !onLinux
+// with EXECTEST_PORTABLE on (see .ci/run).
+var portable = proc.Portable()
 
 // cannotSeeHolder is what a hang's message says in the portable mode in
 // place of who holds the pipe.

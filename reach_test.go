@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // asUser runs the command as uid and gid, with the cancel policy.
@@ -20,9 +21,10 @@ func asUser(uid, gid uint32) runner {
 		return func(ctx context.Context) error {
 			cmd := command(ctx, argv)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: gid}}
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply as another user on the waiting fixture
 			return cmd.Run()
 		}
 	}
@@ -85,9 +87,10 @@ func inDir(dir string) runner {
 		return func(ctx context.Context) error {
 			cmd := command(ctx, argv)
 			cmd.Dir = dir
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
+			//execcheck:ignore tests cancelpolicy.Apply in another directory on the waiting fixture
 			return cmd.Run()
 		}
 	}

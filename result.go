@@ -1,8 +1,11 @@
 package exectest
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -86,4 +89,47 @@ func (c *check) result() Result {
 		r.LeakedGoroutines += g.Count
 	}
 	return r
+}
+
+// passLine is what a pass says it proved, in one line (logged: go test
+// -v shows it): how soon run returned after the cancel, that nothing
+// survived or leaked, and when the descendant proved it runs; or that the
+// cancel came before that, in the start-up.
+func (c *check) passLine(snap snapshot) string {
+	var b strings.Builder
+	b.WriteString("exectest: pass: ")
+	if c.early {
+		fmt.Fprintf(&b, "run returned before the cancel, %v after start", short(c.cancelDelay))
+	} else {
+		fmt.Fprintf(&b, "cancel→return %v (bound %v)", short(c.elapsed), c.cfg.bound)
+	}
+	b.WriteString(", 0 survivors")
+	switch {
+	case c.cfg.noGoroutines:
+		b.WriteString(", goroutines not checked (WithoutGoroutineCheck)")
+	case c.nothingToCheck != "":
+		fmt.Fprintf(&b, ", 0 leaked goroutines (%s)", c.nothingToCheck)
+	default:
+		b.WriteString(", 0 leaked goroutines")
+	}
+	switch {
+	case c.cfg.noFDs:
+		b.WriteString(", pipe ends not checked (WithoutDescriptorCheck)")
+	case !proc.Portable():
+		b.WriteString(", 0 pipe ends left open")
+	}
+	switch p := snap.proof; {
+	case c.proved && c.cfg.mode == cancelWhenAlive:
+		fmt.Fprintf(&b, ", proved %v after start", short(p.at.Sub(c.start)))
+	case c.proved:
+		fmt.Fprintf(&b, ", proved %v after start, cancelled %v after start", short(p.at.Sub(c.start)), short(c.cancelDelay))
+	case c.raced != "":
+		fmt.Fprintf(&b, ", cancelled %v after start, before the descendant proved it runs (%s)", short(c.cancelDelay), c.raced)
+	case p != nil:
+		fmt.Fprintf(&b, ", cancelled %v after start, proved %v after start (after the cancel)", short(c.cancelDelay), short(p.at.Sub(c.start)))
+	}
+	if p := portableLine(); p != "" {
+		fmt.Fprintf(&b, "; in the %s", p)
+	}
+	return b.String()
 }

@@ -75,8 +75,8 @@ func TestRunnerCgroupStress(t *testing.T) {
 		verdict    string
 		wantText   []string
 	}{
-		{"cgroup killed", true, stressRuns(20, 200), nil, "pass", nil},
-		{"direct child killed", false, stressRuns(8, 100), []exectest.Option{exectest.SettleTime(100 * time.Millisecond)},
+		{"cgroup killed", true, stressRuns(t, 20, 200), nil, "pass", nil},
+		{"direct child killed", false, stressRuns(t, 8, 100), []exectest.Option{exectest.SettleTime(100 * time.Millisecond)},
 			"fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant"}},
 	}
 	for _, sh := range shapes {

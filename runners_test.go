@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/runners"
+	"github.com/exectest/exectest/internal/backoff"
 )
 
 // A runner runs argv under ctx as code under test would. Each one below is
@@ -49,6 +51,7 @@ func neverRuns([]string) func(context.Context) error {
 // missingBinary runs a binary that does not exist.
 func missingBinary([]string) func(context.Context) error {
 	return func(ctx context.Context) error {
+		//execcheck:ignore a binary that does not exist: nothing starts
 		return command(ctx, []string{"/nonexistent/exectest-missing"}).Run()
 	}
 }
@@ -65,6 +68,7 @@ func fileStdout(argv []string) func(context.Context) error {
 		defer f.Close()
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdout, cmd.Stderr = f, f
+		//execcheck:ignore a runner broken on purpose: the verdict tests need its failure
 		return cmd.Run()
 	}
 }
@@ -76,12 +80,13 @@ func unclosedPipe(reap chan<- *exec.Cmd) runner {
 	return func(argv []string) func(context.Context) error {
 		return func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
 			if _, err := cmd.StdoutPipe(); err != nil {
 				return err
 			}
+			//execcheck:ignore a runner broken on purpose: it leaves its stdout pipe unread
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -105,6 +110,7 @@ func separateOutputs(argv []string) func(context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
+		//execcheck:ignore a runner broken on purpose: the verdict tests need its failure
 		return cmd.Run()
 	}
 }
@@ -128,5 +134,26 @@ func lateKill(after time.Duration) runner {
 			}()
 			return ctx.Err()
 		}
+	}
+}
+
+// stopsOnceStarted starts the command in a process group of its own and,
+// at the cancel, waits for the fixture child's first report, then kills
+// the group: the fixture always starts, and every cancel comes before
+// the descendant proves it runs, as when the cancel window is shorter
+// than the fixture's start-up.
+func stopsOnceStarted(d *exectest.Descendant) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cmd := exec.Command(d.Argv()[0], d.Argv()[1:]...)
+		cmd.Stdout = new(bytes.Buffer) // a pipe, as in most runners
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		backoff.Poll(10*time.Second, time.Millisecond, 10*time.Millisecond, d.Started)
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+		return ctx.Err()
 	}
 }

@@ -37,6 +37,7 @@ func TestScriptRunsWhileOtherGoroutinesFork(t *testing.T) {
 		f := runFake(t, func(tb testing.TB) {
 			d := exectest.NewDescendant(tb)
 			cmd := exec.Command(d.Script())
+			//execcheck:ignore the test kills the child only; the fixture's cleanup stops its descendant
 			if err := cmd.Start(); err != nil {
 				tb.Fatalf("start of Script(): %v (text file busy: %v)", err, errors.Is(err, syscall.ETXTBSY))
 			}

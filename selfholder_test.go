@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 )
 
 // keptWriteEnd gives the command the write end of a pipe that run made
@@ -28,10 +29,11 @@ func keptWriteEnd(held chan<- *os.File) runner {
 			defer r.Close()
 			held <- w
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+			if err := cancelpolicy.Apply(cmd); err != nil {
 				return err
 			}
 			cmd.Stdout, cmd.Stderr = w, w
+			//execcheck:ignore tests cancelpolicy.Apply with the test's own pipe on the waiting fixture
 			if err := cmd.Start(); err != nil {
 				return err
 			}
@@ -91,6 +93,7 @@ func TestHangLeavesOutTheTestProcessHoldingStdin(t *testing.T) {
 				return err
 			}
 			defer stdin.Close()
+			//execcheck:ignore a runner broken on purpose: the verdict tests need its failure
 			return cmd.Run()
 		}, exectest.Within(200*time.Millisecond))
 	})

@@ -55,30 +55,3 @@ func TestDescriptorSnapshot(t *testing.T) {
 		t.Errorf("VerifyNone once the pipe is closed: got%s, want no error", f.report())
 	}
 }
-
-type runFunc func() int
-
-func (f runFunc) Run() int { return f() }
-
-func TestVerifyTestMain(t *testing.T) {
-	var report strings.Builder
-	if code := exectest.VerifyTestMainCode(runFunc(func() int { return 0 }), &report); code != 0 {
-		t.Errorf("a clean passing run: got exit code %d, want 0; report:\n%s", code, report.String())
-	}
-	if code := exectest.VerifyTestMainCode(runFunc(func() int { return 3 }), &report); code != 3 {
-		t.Errorf("a failing run: got exit code %d, want its own 3", code)
-	}
-	release := make(chan struct{})
-	defer close(release)
-	report.Reset()
-	code := exectest.VerifyTestMainCode(runFunc(func() int {
-		go func() { <-release }()
-		return 0
-	}), &report)
-	if code != 1 {
-		t.Errorf("a passing run that leaks a goroutine: got exit code %d, want 1", code)
-	}
-	if want := "exectest: goroutines left running after a passing run: got 1, want 0 (found by goleak)"; !strings.Contains(report.String(), want) {
-		t.Errorf("report of a passing run that leaks a goroutine: got\n%s\nwant it to say %q", report.String(), want)
-	}
-}

@@ -3,7 +3,6 @@ package exectest_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"sync"
@@ -13,17 +12,21 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/unsharetest"
 )
 
-// StressEnv selects the stress tests' size: "long" is CI's 100 runs of
-// each broken runner and 500 of each correct one; anything else, a few.
-const StressEnv = "EXECTEST_STRESS"
-
-func stressRuns(short, long int) int {
+// stressRuns is the stress tests' size: with EXECTEST_STRESS=long, CI's
+// long form (100 runs of each broken runner, 500 of each correct one);
+// unset, a few; any other value fails t.
+func stressRuns(t testing.TB, short, long int) int {
+	t.Helper()
+	isLong, err := envswitch.Long()
 	switch {
-	case os.Getenv(StressEnv) == "long":
+	case err != nil:
+		t.Fatal(err)
+	case isLong:
 		return long
 	case testing.Short():
 		return max(short/4, 2)
@@ -35,7 +38,7 @@ func stressRuns(short, long int) int {
 // the escaping descendant included (the cancel waits for its proof of
 // life, which it sends after setsid, so the kill never lands first).
 func TestDetectionPower(t *testing.T) {
-	runs := stressRuns(8, 100)
+	runs := stressRuns(t, 8, 100)
 	cases := []struct {
 		name    string
 		opts    []exectest.DescendantOption
@@ -79,7 +82,7 @@ func TestDetectionPower(t *testing.T) {
 // TestNoFalseAlarms: correct runners pass every time, in parallel, while
 // burners keep every core busy (run it with -race: CI does).
 func TestNoFalseAlarms(t *testing.T) {
-	runs := stressRuns(40, 500)
+	runs := stressRuns(t, 40, 500)
 	startBurners(t, 2*runtime.NumCPU())
 	const lanes = 4 // parallel subtests per runner
 	pidNamespace := func(r runner) func(t *testing.T) runner {
@@ -90,8 +93,8 @@ func TestNoFalseAlarms(t *testing.T) {
 	}
 	for name, mk := range map[string]func(t *testing.T) runner{
 		"group kill by hand": always(fixed),
-		"ApplyCancelPolicy":  always(policy),
-		"ApplyCancelPolicy with the test's own stdout and stderr": always(inheritOutput),
+		"cancelpolicy.Apply": always(policy),
+		"cancelpolicy.Apply with the test's own stdout and stderr": always(inheritOutput),
 		// Killing unshare kills the namespace: the default Cancel is right there.
 		"default cancel in a PID namespace that dies with the runner": pidNamespace(defaultCancel),
 		// With files for stdio, Wait returns before the namespace's other

@@ -8,46 +8,92 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 	"go.uber.org/goleak"
 )
 
-// VerifyTestMain is a TestMain for a package that uses exectest:
+// VerifyTestMain is the TestMain of a package that uses exectest, and the
+// one entry a test binary needs:
 //
 //	func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
 //
-// It lets the test binary serve as the [Hermetic] fixture, makes it a
+// In a process started as the [Hermetic] fixture it runs the fixture and
+// exits (see [fixtures.Dispatch]). Otherwise it makes the test process a
 // child subreaper (so that escaped orphans stay visible), runs the tests,
 // and then fails a passing run that leaves goroutines (goleak, with the
 // goroutines present before the tests ignored, and its retries) or
-// processes ([proctest.Find]) behind. Checked once after all tests, it is
-// right under t.Parallel, as goleak's own VerifyTestMain is.
-func VerifyTestMain(m *testing.M) {
+// processes ([proctest.Find]; they are killed, by pid and start time)
+// behind. Checked once after all tests, it is right under t.Parallel, as
+// goleak's own VerifyTestMain is. [IgnoreTopFunction],
+// [IgnoreAnyFunction] and [IgnoreProcess] accept what the package leaves
+// running on purpose; [Cleanup] runs after the checks.
+//
+// When checks were skipped because they would have passed vacuously (see
+// [AssertCancel]), it says how many on stderr, once, at the end: each
+// skip alone shows only under go test -v. Without VerifyTestMain nothing
+// counts them: only EXECTEST_STRICT=1, which makes each one a failure,
+// keeps them from passing unseen.
+//
+// A TestMain with setup that must not run in the fixture's processes
+// calls [fixtures.Dispatch] first, then does the setup, then calls
+// VerifyTestMain.
+//
+// Bad options, and bad values of EXECTEST_STRICT and EXECTEST_PORTABLE,
+// fail the run at once, before any test, saying what to fix.
+func VerifyTestMain(m *testing.M, opts ...MainOption) {
 	fixtures.Dispatch()
-	os.Exit(verifyTestMain(m, os.Stderr))
+	os.Exit(verifyTestMain(m, os.Stderr, opts...))
 }
 
-func verifyTestMain(m interface{ Run() int }, stderr io.Writer) int {
+func verifyTestMain(m interface{ Run() int }, stderr io.Writer, opts ...MainOption) int {
+	cfg := newMainConfig(opts)
+	for _, name := range []string{strictEnv, proc.PortableEnv} {
+		if _, err := envswitch.Bool(name); err != nil {
+			cfg.errs = append(cfg.errs, "exectest: "+err.Error())
+		}
+	}
+	if len(cfg.errs) > 0 {
+		fmt.Fprintf(stderr, "%s\n(no test ran)\n", strings.Join(cfg.errs, "\n"))
+		return cfg.cleanup(2)
+	}
 	// The portable mode has no subreaper by design, and says what it
 	// cannot see in every check: no line for it here.
 	if err := proc.EnableSubreaper(); err != nil && !proc.Portable() {
 		fmt.Fprintf(stderr, "exectest: no child subreaper (%v): escaped orphans go unseen\n", err)
 	}
 	goBase, procBase := goleak.IgnoreCurrent(), proctest.IgnoreCurrent()
+	skippedBefore := vacuousSkips.Load()
 	code := m.Run()
-	if code != 0 {
-		return code
+	if code == 0 {
+		if err := goleak.Find(append([]goleak.Option{goBase}, cfg.goroutines...)...); err != nil {
+			// goleak v1.3.0 lists one "[Goroutine N in state ...]" per leak.
+			n := strings.Count(err.Error(), "Goroutine ")
+			fmt.Fprintf(stderr, "exectest: goroutines left running after a passing run: got %d, want 0 (found by goleak):\n%v\n", n, err)
+			code = 1
+		}
+		procs := reporter{w: stderr}
+		proctest.VerifyNone(&procs, append([]proctest.Option{procBase}, cfg.processes...)...)
+		if procs.failed {
+			code = 1
+		}
 	}
-	if err := goleak.Find(goBase); err != nil {
-		// goleak v1.3.0 lists one "[Goroutine N in state ...]" per leak.
-		n := strings.Count(err.Error(), "Goroutine ")
-		fmt.Fprintf(stderr, "exectest: goroutines left running after a passing run: got %d, want 0 (found by goleak):\n%v\n", n, err)
-		code = 1
+	if line := skippedLine(vacuousSkips.Load() - skippedBefore); line != "" {
+		fmt.Fprintln(stderr, line)
 	}
-	if err := proctest.Find(procBase); err != nil {
-		fmt.Fprintf(stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", err)
-		code = 1
-	}
-	return code
+	return cfg.cleanup(code)
+}
+
+// reporter is the proctest.TestingT of the check after the tests: it
+// writes the report where the test binary's own go.
+type reporter struct {
+	w      io.Writer
+	failed bool
+}
+
+func (r *reporter) Helper() {}
+func (r *reporter) Errorf(format string, args ...any) {
+	r.failed = true
+	fmt.Fprintf(r.w, "%s\n(after a passing run)\n", fmt.Sprintf(format, args...))
 }

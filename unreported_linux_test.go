@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/internal/bwrap"
 )
 
@@ -16,9 +17,10 @@ import (
 func policyOutput(argv []string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		if err := exectest.ApplyCancelPolicy(cmd); err != nil {
+		if err := cancelpolicy.Apply(cmd); err != nil {
 			return err
 		}
+		//execcheck:ignore tests cancelpolicy.Apply with Output on the waiting fixture
 		_, err := cmd.Output()
 		return err
 	}

@@ -3,7 +3,6 @@ package exectest
 import (
 	"fmt"
 	"strconv"
-	"sync"
 	"syscall"
 	"time"
 
@@ -44,45 +43,6 @@ func (c *check) judgeProved(snap snapshot) {
 			"fix: where the command runs, /bin/sleep must sleep for its whole lifetime (%v): it is another program there, or it cannot run\nthe fixture: %s",
 			what, end, c.returnedWhen(), c.d.spec.Lifetime, snap)
 	}
-}
-
-// earlySeriesLength is how many early-cancel checks of one test may pass
-// in a row without the fixture ever starting before that is reported: one
-// such check may have lost the race with start-up; a series never won it.
-const earlySeriesLength = 20
-
-// earlySeries counts the early-cancel checks per test name (across
-// -count runs too) and whether the fixture started in any of them.
-var earlySeries sync.Map // string -> *series
-
-type series struct {
-	mu      sync.Mutex
-	checks  int
-	started bool
-}
-
-// judgeEarlySeries reports a series of passing early-cancel checks in
-// which the fixture never once started: every cancel came before the
-// command ran, or run never runs it. Each alone may pass; together they
-// prove nothing.
-func (c *check) judgeEarlySeries(snap snapshot) {
-	c.tb.Helper()
-	if c.cfg.mode == cancelWhenAlive {
-		return
-	}
-	v, _ := earlySeries.LoadOrStore(c.tb.Name(), &series{})
-	s := v.(*series)
-	s.mu.Lock()
-	s.checks++
-	s.started = s.started || snap.started > 0 || snap.proof != nil
-	n, started := s.checks, s.started
-	s.mu.Unlock()
-	if started || n < earlySeriesLength || c.failed {
-		return
-	}
-	skipVacuous(c.tb, "exectest: early-cancel checks of %s: got %d in which the fixture never started, want it to start in at least one, so the checks pass vacuously\n"+
-		"fix: check that run runs d.Argv(), and cancel later (CancelAfterRandom with a later max) or use the default (no cancel option), which waits for the proof of life\nthe fixture (this check): %s",
-		c.tb.Name(), n, snap)
 }
 
 // lifetimeMargin is how much longer than the cancel window plus the bound

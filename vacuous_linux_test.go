@@ -3,9 +3,11 @@ package exectest_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,12 +66,12 @@ func brokenSleeps(t *testing.T) map[string][]string {
 // Cancel passed here 9 times in 10.
 func TestBrokenSleepIsNeverAPass(t *testing.T) {
 	needBwrap(t)
-	t.Run("kernel tells how it ended", func(t *testing.T) { brokenSleepIsNeverAPass(t, stressRuns(5, 100)) })
+	t.Run("kernel tells how it ended", func(t *testing.T) { brokenSleepIsNeverAPass(t, stressRuns(t, 5, 100)) })
 	// Before Linux 6.15 the check cannot always ask afterwards: the proof
 	// waits for the descendant to be asleep instead.
 	t.Run("as on older kernels", func(t *testing.T) {
 		defer exectest.AsOnOldKernels()()
-		brokenSleepIsNeverAPass(t, stressRuns(5, 20))
+		brokenSleepIsNeverAPass(t, stressRuns(t, 5, 20))
 	})
 }
 
@@ -165,36 +167,196 @@ func waitsForCancel([]string) func(context.Context) error {
 	}
 }
 
+// runConcurrently runs fn as a test on a recorder under each name at once,
+// and returns the fakes in the order of names: a series of checks costs
+// one check's time, and its verdicts, counted, are the same in any order.
+func runConcurrently(t *testing.T, names []string, fn func(tb testing.TB)) []fake {
+	t.Helper()
+	fakes := make([]fake, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { fakes[i] = runFakeAs(t, name, fn) })
+	}
+	wg.Wait()
+	return fakes
+}
+
+// wantVerdicts fails t unless the fakes ended as want counts, and the
+// first of them with each verdict also holds wantText[verdict].
+func wantVerdicts(t *testing.T, fakes []fake, want map[string]int, wantText map[string][]string) {
+	t.Helper()
+	got := map[string]int{}
+	for _, f := range fakes {
+		got[f.verdict()]++
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		for _, f := range fakes {
+			if f.verdict() != "pass" {
+				t.Logf("a %s:%s", f.verdict(), f.report())
+				break
+			}
+		}
+		t.Fatalf("verdicts of %d checks: got %v, want %v", len(fakes), got, want)
+	}
+	for verdict, text := range wantText {
+		for _, f := range fakes {
+			if f.verdict() == verdict {
+				f.wantVerdict(t, verdict, text...)
+				break
+			}
+		}
+	}
+}
+
+// times is name n times: one row repeated, as by go test -count=n.
+func times(n int, name string) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = name
+	}
+	return names
+}
+
+// earlySeriesLength is exectest's: 20 checks make a series.
+const earlySeriesLength = 20
+
 // One early cancel may lose the race with start-up; a series in which the
 // fixture never once started proves nothing. Before the series was
-// counted, every one of these passed.
+// counted, every one of these passed. Each run names its fakes afresh:
+// the series carries over between -count runs, as designed for users, and
+// before it did, two of three runs under -count=3 skipped here.
 func TestEarlyCancelSeriesThatNeverStarts(t *testing.T) {
+	t.Setenv("EXECTEST_STRICT", "0")
 	for name, opt := range map[string]exectest.Option{
 		"after 0":             exectest.CancelAfter(0),
 		"after random 0-20ms": exectest.CancelAfterRandom(0, 20*time.Millisecond),
 	} {
 		t.Run(name, func(t *testing.T) {
-			t.Setenv("EXECTEST_STRICT", "0")
-			for i := 1; i <= 20; i++ {
-				f := runFake(t, func(tb testing.TB) {
-					d := exectest.NewDescendant(tb)
-					exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), opt)
-				})
-				if i < 20 {
-					f.wantVerdict(t, "pass")
-					continue
-				}
-				f.wantVerdict(t, "skip", "early-cancel checks of "+t.Name()+": got 20 in which the fixture never started", "fix: ")
-			}
+			row := freshName(t) + "/row" // one row, as under -count=20
+			fakes := runConcurrently(t, times(earlySeriesLength, row), func(tb testing.TB) {
+				d := exectest.NewDescendant(tb)
+				exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), opt)
+			})
+			wantVerdicts(t, fakes, map[string]int{"pass": earlySeriesLength - 1, "skip": 1},
+				map[string][]string{"skip": {"early-cancel checks of " + row + ": got 20 in which the fixture never started", "fix: "}})
 		})
 	}
 	t.Run("a correct runner starts the fixture", func(t *testing.T) {
-		for range 25 {
-			f := runFake(t, func(tb testing.TB) {
+		name := freshName(t)
+		for range earlySeriesLength + 1 { // one at a time: the fixture starts within 5-30ms
+			f := runFakeAs(t, name, func(tb testing.TB) {
 				d := exectest.NewDescendant(tb)
 				exectest.AssertCancel(tb, d, policy(d.Argv()), exectest.CancelAfterRandom(5*time.Millisecond, 30*time.Millisecond))
 			})
 			f.wantVerdict(t, "pass")
 		}
 	})
+}
+
+// Table-driven tests are how the toolkit is used: the rows of one test
+// (its t.Run subtests) are one series, in one run and across -count runs.
+// Before, the series was keyed by the row's full name: each row was a
+// series of one, and all 30 of these checks passed under
+// EXECTEST_STRICT=1.
+func TestEarlyCancelSeriesAcrossRows(t *testing.T) {
+	t.Setenv("EXECTEST_STRICT", "1")
+	for name, rows := range map[string]func(top string) []string{
+		"30 rows": func(top string) (rows []string) {
+			for i := range 30 {
+				rows = append(rows, fmt.Sprintf("%s/row_%d", top, i))
+			}
+			return rows
+		},
+		"10 rows, -count=3": func(top string) (rows []string) {
+			for range 3 {
+				for i := range 10 {
+					rows = append(rows, fmt.Sprintf("%s/row_%d", top, i))
+				}
+			}
+			return rows
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			top := freshName(t)
+			fakes := runConcurrently(t, rows(top), func(tb testing.TB) {
+				d := exectest.NewDescendant(tb)
+				exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), exectest.CancelAfter(5*time.Millisecond))
+			})
+			// 19 pass; from the 20th on, each fails.
+			wantVerdicts(t, fakes, map[string]int{"pass": earlySeriesLength - 1, "fail": 30 - earlySeriesLength + 1},
+				map[string][]string{"fail": {"early-cancel checks of " + top + " (its rows counted together): got ", "in which the fixture never started", "failing instead of skipping"}})
+		})
+	}
+}
+
+// A row repeated by -count is a series of its own, also where the test's
+// other rows start the fixture.
+func TestEarlyCancelSeriesOfOneRow(t *testing.T) {
+	t.Setenv("EXECTEST_STRICT", "0")
+	top := freshName(t)
+	good := runConcurrently(t, []string{top + "/good_1", top + "/good_2", top + "/good_3"}, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, policy(d.Argv()), exectest.CancelAfter(300*time.Millisecond)) // started by then
+	})
+	wantVerdicts(t, good, map[string]int{"pass": 3}, nil)
+	row := top + "/broken"
+	fakes := runConcurrently(t, times(earlySeriesLength, row), func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), exectest.CancelAfter(0))
+	})
+	wantVerdicts(t, fakes, map[string]int{"pass": earlySeriesLength - 1, "skip": 1},
+		map[string][]string{"skip": {"early-cancel checks of " + row + ": got 20 in which the fixture never started"}})
+}
+
+// When every early cancel of a test comes before the descendant proved it
+// runs, the checks test a cancel during start-up only: said once, with the
+// fixture's start-up measured, and a window that spans it. Before, they
+// passed without a word. The fix line is a claim: with the window it
+// names, a correct runner's checks cancel after the proof too, and the
+// note does not come.
+func TestEarlyCancelsThatAllLoseTheRace(t *testing.T) {
+	name := freshName(t)
+	const note = "every one before the descendant proved it runs"
+	var fix string
+	for _, f := range runConcurrently(t, times(earlySeriesLength+1, name), func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		// run waits for the fixture child's start, which 21 at once
+		// on a loaded machine can take a while: a bound to match.
+		exectest.AssertCancel(tb, d, stopsOnceStarted(d), exectest.CancelAfter(0), exectest.Within(5*time.Second))
+	}) {
+		f.wantVerdict(t, "pass")
+		if !strings.Contains(f.report(), note) {
+			continue
+		}
+		if fix != "" {
+			t.Fatalf("got the note twice, want it once:%s", f.report())
+		}
+		f.wantVerdict(t, "pass", "exectest: early-cancel checks of "+name+": got 20 cancels, "+note,
+			"the fixture's start-up, measured now", "from its start to the descendant's proof of life", "fix: cancel over a window that spans it: exectest.CancelAfterRandom(0, ")
+		fix = f.report()
+	}
+	if fix == "" {
+		t.Fatalf("%d early cancels, every one before the proof: got no note, want one", earlySeriesLength+1)
+	}
+	var upTo int
+	if _, err := fmt.Sscanf(fix[strings.Index(fix, "CancelAfterRandom(0, "):], "CancelAfterRandom(0, %d*time.Millisecond)", &upTo); err != nil || upTo <= 0 {
+		t.Fatalf("fix line: got %v reading the window's end from%s", err, fix)
+	}
+	fixed := freshName(t)
+	proved := 0
+	for range earlySeriesLength {
+		f := runFakeAs(t, fixed, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			if exectest.AssertCancel(tb, d, policy(d.Argv()), exectest.CancelAfterRandom(0, time.Duration(upTo)*time.Millisecond)).Proved {
+				proved++
+			}
+		})
+		f.wantVerdict(t, "pass")
+		if strings.Contains(f.report(), note) {
+			t.Fatalf("with the window the fix line names, [0, %dms): got the note again:%s", upTo, f.report())
+		}
+	}
+	if proved == 0 {
+		t.Errorf("with the window the fix line names, [0, %dms): got no cancel after the proof in %d checks, want some", upTo, earlySeriesLength)
+	}
 }

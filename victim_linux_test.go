@@ -84,7 +84,7 @@ func TestVictim(t *testing.T) {
 	d := exectest.NewDescendant(t, opts...)
 	argv := d.Argv()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	// A group of its own, as ApplyCancelPolicy gives: a signal to the
+	// A group of its own, as cancelpolicy.Apply gives: a signal to the
 	// victim alone, or Ctrl-C to its group, does not reach the fixture.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out bytes.Buffer
@@ -207,6 +207,7 @@ func startVictim(t *testing.T, tmp string, s victimSpec) *victim {
 		t.Fatal(err)
 	}
 	v.out = bufio.NewScanner(stdout)
+	//execcheck:ignore the victim is killed on purpose: the test checks what a killed run leaves
 	if err := v.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

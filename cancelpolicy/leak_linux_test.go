@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/cancelpolicy"
+	"github.com/exectest/exectest/internal/envswitch"
 )
 
 // Many commands under one long-lived context leave nothing behind: Wait
@@ -18,8 +19,11 @@ import (
 // times the allowance. EXECTEST_STRESS=long runs 100,000.
 func TestNoLeakUnderLongLivedContext(t *testing.T) {
 	n := 10_000
+	long, err := envswitch.Long()
 	switch {
-	case os.Getenv("EXECTEST_STRESS") == "long":
+	case err != nil:
+		t.Fatal(err)
+	case long:
 		n = 100_000
 	case testing.Short():
 		n = 1_000

@@ -103,6 +103,7 @@ func TestApplyStopsWaitingShape(t *testing.T) {
 	if err := cancelpolicy.Apply(cmd, cancelpolicy.WaitDelay(waitDelay)); err != nil {
 		t.Fatal(err)
 	}
+	//execcheck:ignore tests Apply on the waiting shape, which it stops
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +127,7 @@ func TestGracefulKillsTermIgnorer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	//execcheck:ignore tests Apply with Graceful on the waiting shape, which it stops
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

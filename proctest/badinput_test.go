@@ -9,7 +9,7 @@ import (
 )
 
 // Bad options are reported where they are used: Find returns them,
-// VerifyNone fails with them, VerifyTestMain fails the run.
+// VerifyNone fails with them.
 var badOptions = map[string]struct {
 	opt  proctest.Option
 	want string
@@ -29,6 +29,20 @@ func TestFindReportsBadOptions(t *testing.T) {
 	}
 }
 
+// A value of EXECTEST_PORTABLE that strconv.ParseBool does not accept is
+// bad input too: before, it silently chose the Linux mode.
+func TestFindReportsBadPortableValue(t *testing.T) {
+	t.Setenv("EXECTEST_PORTABLE", "yes")
+	want := `proctest: EXECTEST_PORTABLE: got "yes", want one of 1, t, T, true, TRUE or True (on)`
+	if err := proctest.Find(proctest.IgnoreCurrent()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Find: got %v, want an error containing %q", err, want)
+	}
+	t.Setenv("EXECTEST_PORTABLE", "false")
+	if err := proctest.Find(proctest.IgnoreCurrent()); err != nil {
+		t.Errorf("Find with EXECTEST_PORTABLE=false: got %v, want nil", err)
+	}
+}
+
 func TestVerifyNoneReportsBadOptions(t *testing.T) {
 	for name, c := range badOptions {
 		t.Run(name, func(t *testing.T) {
@@ -36,20 +50,6 @@ func TestVerifyNoneReportsBadOptions(t *testing.T) {
 			proctest.VerifyNone(&rt, proctest.IgnoreCurrent(), c.opt)
 			if !strings.Contains(rt.text(), c.want) {
 				t.Errorf("VerifyNone: got %q, want a failure containing %q", rt.text(), c.want)
-			}
-		})
-	}
-}
-
-type passingM struct{}
-
-func (passingM) Run() int { return 0 }
-
-func TestVerifyTestMainReportsBadOptions(t *testing.T) {
-	for name, c := range badOptions {
-		t.Run(name, func(t *testing.T) {
-			if code := proctest.VerifyTestMainCode(passingM{}, c.opt); code == 0 {
-				t.Errorf("VerifyTestMain of passing tests with a bad option (%s): got exit code 0, want a failure", c.want)
 			}
 		})
 	}

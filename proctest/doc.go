@@ -1,24 +1,28 @@
 // Package proctest checks, in goleak's form, that a test leaves no process
 // behind.
 //
-//	func TestMain(m *testing.M) { proctest.VerifyTestMain(m) } // the whole package
-//
 //	func TestServer(t *testing.T) {
 //		defer proctest.VerifyNone(t, proctest.IgnoreCurrent()) // one test
 //		...
 //	}
 //
-// [Find] returns what it found as an error; [VerifyNone] and
-// [VerifyTestMain] report it and kill those processes, so that the next
-// check does not report them again. They look at the live processes below
+// For the whole package, after all its tests, the TestMain is
+// exectest.VerifyTestMain, which checks goroutines too (its
+// exectest.IgnoreProcess takes what [IgnoreProcess] takes):
+//
+//	func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
+//
+// [Find] returns what it found as an error; [VerifyNone] reports it and
+// kills those processes, so that the next check does not report them
+// again. They look at the live processes below
 // the test process (zombies count as dead), and keep looking for a
 // moment ([MaxWait]) while the kernel tears killed processes down.
 // [IgnoreCurrent] and [IgnoreProcess] say what to accept; a [Process] is
 // what a report says of one process.
 //
 // A process is known by its pid and its start time, never its pid alone:
-// a pid recycled since the check is never killed. [VerifyTestMain] makes
-// the test process a child subreaper first, so that a process that
+// a pid recycled since the check is never killed. exectest.VerifyTestMain
+// makes the test process a child subreaper first, so that a process that
 // escaped by a double fork or setsid, and whose parent exited, is still
 // below it. Under t.Parallel these checks cannot tell which test started
 // a process; exectest.AssertCancel tracks its own fixture per check

@@ -3,8 +3,8 @@ package proctest_test
 import (
 	"testing"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest"
 )
 
 // The package's own tests leave nothing running: checked as users would.
-func TestMain(m *testing.M) { proctest.VerifyTestMain(m) }
+func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }

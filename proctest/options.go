@@ -6,10 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// An Option changes what [Find], [VerifyNone] and [VerifyTestMain] accept.
+// An Option changes what [Find] and [VerifyNone] accept.
 type Option interface{ apply(*verifyConfig) }
 
 type optionFunc func(*verifyConfig)
@@ -73,6 +74,10 @@ func MaxWait(d time.Duration) Option {
 // err is the bad input among the options, or nil.
 func (c verifyConfig) err() error {
 	errs := c.errs
+	// A bad value chose the Linux mode, which may not be the one meant.
+	if _, err := envswitch.Bool(proc.PortableEnv); err != nil {
+		errs = append(errs, "proctest: "+err.Error())
+	}
 	// Where gopsutil cannot list processes (NetBSD), finding none would
 	// be a pass that checked nothing: say so instead.
 	if err := proc.Listable(); err != nil {

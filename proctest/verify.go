@@ -2,7 +2,6 @@ package proctest
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -24,13 +23,13 @@ type TestingT interface {
 // that is not ignored, or nil; or an error naming the bad input among opts. It keeps looking, with a capped backoff, up
 // to [MaxWait] (default 1s) while such processes exit. Zombies count as
 // dead, and the processes of an exectest fixture still in use are left to
-// its own check. Like goleak's Find, it only finds: [VerifyNone] and
-// [VerifyTestMain] also kill what they report.
+// its own check. Like goleak's Find, it only finds: [VerifyNone] (and
+// exectest.VerifyTestMain, after all tests) also kills what it reports.
 //
 // What it can attribute: processes below the test process. A process that
 // escaped by a double fork or setsid and whose parent exited is below it
-// only when the test process is a child subreaper ([VerifyTestMain] makes
-// it one). Under t.Parallel, Find cannot tell which test started a
+// only when the test process is a child subreaper (exectest.VerifyTestMain
+// makes it one). Under t.Parallel, Find cannot tell which test started a
 // process: another test's processes are reported too. Call it from tests
 // that do not run in parallel, or scope it with [IgnoreProcess];
 // exectest.AssertCancel tracks its own fixture per check instead.
@@ -126,39 +125,4 @@ func VerifyNone(t TestingT, opts ...Option) {
 		kill(found)
 		t.Errorf("%v\n(killed now)", &foundError{found})
 	}
-}
-
-// TestingM is the part of testing.M that [VerifyTestMain] uses.
-type TestingM interface{ Run() int }
-
-// VerifyTestMain runs the tests and then fails the run if processes are
-// left below the test process. It makes the test process a child
-// subreaper first, so that escaped orphans stay visible.
-//
-//	func TestMain(m *testing.M) { proctest.VerifyTestMain(m) }
-func VerifyTestMain(m TestingM, opts ...Option) {
-	os.Exit(verifyTestMain(m, opts...))
-}
-
-func verifyTestMain(m TestingM, opts ...Option) int {
-	// The portable mode has no subreaper by design (see the package
-	// documentation): no line for it.
-	if err := proc.Subreaper(); err != nil && !proc.Portable() {
-		fmt.Fprintf(os.Stderr, "proctest: no child subreaper (%v): escaped orphans go unseen\n", err)
-	}
-	c := newVerifyConfig(append([]Option{IgnoreCurrent()}, opts...))
-	code := m.Run()
-	if err := c.err(); err != nil {
-		fmt.Fprintf(os.Stderr, "%v\n(the processes left behind went unchecked)\n", err)
-		return max(code, 1)
-	}
-	if code != 0 {
-		return code
-	}
-	if found := find(c); len(found) > 0 {
-		kill(found)
-		fmt.Fprintf(os.Stderr, "%v\n(the tests passed; these processes were left behind, and are killed now)\n", &foundError{found})
-		return 1
-	}
-	return 0
 }

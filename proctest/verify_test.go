@@ -79,7 +79,7 @@ func TestFindSeesADoubleForkEscapee(t *testing.T) {
 		t.Skipf("portable mode: cannot see an escaped orphan reparented to init (no child subreaper), so this verdict is the Linux mode's only")
 	}
 	if !proc.IsSubreaper() {
-		t.Fatalf("test binary: got no child subreaper, want one (VerifyTestMain turns it on)")
+		t.Fatalf("test binary: got no child subreaper, want one (exectest.VerifyTestMain turns it on)")
 	}
 	base := proctest.IgnoreCurrent()
 	// sh exits at once; its setsid child is an orphan, reparented to us.

@@ -123,7 +123,10 @@ func maybeHelperParent() {
 		os.Exit(1)
 	}
 	fmt.Println(b.pids()[0], b.pids()[1])
-	select {}
+	// Wait to be killed. Not select {}: with no other goroutine the
+	// runtime ends that at once as a deadlock, and the helper's exit, not
+	// its kill, took the burners along, sometimes before they were seen.
+	time.Sleep(time.Hour)
 }
 
 // A flakehunt killed with SIGKILL runs no cleanup; Pdeathsig must take
@@ -138,6 +141,7 @@ func TestBurnersDieWithParent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	//execcheck:ignore the test kills its helper and checks that Pdeathsig takes the burners along
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}

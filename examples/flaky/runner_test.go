@@ -3,7 +3,6 @@ package flaky_test
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/flaky"
+	"github.com/exectest/exectest/internal/envswitch"
 )
 
 func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
@@ -28,7 +28,9 @@ const DemoEnv = "EXECTEST_FLAKE_DEMO"
 //
 //	EXECTEST_FLAKE_DEMO=1 go run ./cmd/flakehunt -count 50 -load 4 ./examples/flaky
 func TestCancelDuringStartup(t *testing.T) {
-	if os.Getenv(DemoEnv) != "1" {
+	if on, err := envswitch.Bool(DemoEnv); err != nil {
+		t.Fatal(err)
+	} else if !on {
 		t.Skipf("flake-hunting demo, flaky on purpose: set %s=1 to run it", DemoEnv)
 	}
 	d := exectest.NewDescendant(t)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/examples/runners"
+	"github.com/exectest/exectest/internal/envswitch"
 )
 
 func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
@@ -80,7 +81,10 @@ func TestMatrixAgreesWithTheFacts(t *testing.T) {
 	if len(rows) != 81 || len(envWhy) != len(want) {
 		t.Fatalf("rows: got %d in %d environments, want 81 (9 variants x 9 environments, as in want)", len(rows), len(envWhy))
 	}
-	strict := os.Getenv("EXECTEST_STRICT") == "1"
+	strict, err := envswitch.Bool(envswitch.Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range rows {
 		w := want[r.Env][slices.Index(columns, r.Variant)]
 		if r.Verdict == "UNAVAILABLE" {

@@ -6,11 +6,12 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/examples/quickstart"
-	"github.com/exectest/exectest/fixtures"
 )
 
-// The hermetic fixture re-executes this test binary; it needs the hook.
-func TestMain(m *testing.M) { fixtures.Main(m) }
+// The hermetic fixture re-executes this test binary, which VerifyTestMain
+// dispatches; it also fails a passing run that leaves goroutines or
+// processes behind.
+func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
 
 func TestRunStopsTheWholeTreeOnCancel(t *testing.T) {
 	for name, opts := range map[string][]exectest.DescendantOption{

@@ -49,6 +49,7 @@ func command(ctx context.Context, argv []string) *exec.Cmd {
 // DefaultCancel keeps exec.CommandContext's Cancel, which kills the direct
 // child only: a descendant holding the pipe keeps Wait waiting.
 func DefaultCancel(ctx context.Context, argv []string) error {
+	//execcheck:ignore a runner of the matrix, broken on purpose: the default Cancel
 	return command(ctx, argv).Run()
 }
 
@@ -56,6 +57,7 @@ func DefaultCancel(ctx context.Context, argv []string) error {
 func KillOnly(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
 	cmd.Cancel = func() error { return cmd.Process.Kill() }
+	//execcheck:ignore a runner of the matrix, broken on purpose: Cancel = Process.Kill
 	return cmd.Run()
 }
 
@@ -64,6 +66,7 @@ func KillOnly(ctx context.Context, argv []string) error {
 func WaitDelayOnly(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
 	cmd.WaitDelay = 100 * time.Millisecond
+	//execcheck:ignore a runner of the matrix, broken on purpose: WaitDelay alone
 	return cmd.Run()
 }
 
@@ -75,17 +78,18 @@ func GroupKill(ctx context.Context, argv []string) error {
 	ownGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second
+	//execcheck:ignore the matrix's hand-written group kill, which misses the launcher shape on purpose
 	return cmd.Run()
 }
 
-// Policy is the fix through cancelpolicy.Apply (which
-// exectest.ApplyCancelPolicy forwards to): the hand-written fix, with a
-// group signal that never reaches another group.
+// Policy is the fix through cancelpolicy.Apply: the hand-written fix,
+// with a group signal that never reaches another group.
 func Policy(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
 	if err := cancelpolicy.Apply(cmd); err != nil {
 		return err
 	}
+	//execcheck:ignore the matrix's cancelpolicy.Apply column, which misses the launcher shape on purpose
 	return cmd.Run()
 }
 
@@ -130,6 +134,7 @@ var ContainUnavailable = sync.OnceValue(func() string {
 // descendant exits.
 func Abandoning(ctx context.Context, argv []string) error {
 	cmd := command(context.Background(), argv)
+	//execcheck:ignore a runner of the matrix, broken on purpose: it abandons the command
 	if err := cmd.Start(); err != nil {
 		return err
 	}

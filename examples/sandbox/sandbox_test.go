@@ -3,11 +3,11 @@ package sandbox
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/envswitch"
 )
 
 func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
@@ -20,10 +20,7 @@ func needBwrap(t *testing.T) {
 	if err == nil {
 		return
 	}
-	if os.Getenv("EXECTEST_STRICT") == "1" {
-		t.Fatalf("bwrap: got %v, want a working bubblewrap", err)
-	}
-	t.Skipf("bwrap: %v (apt-get install bubblewrap)", err)
+	envswitch.Unmet(t, "bwrap: got %v, want a working bubblewrap (apt-get install bubblewrap)", err)
 }
 
 func TestCancelStopsEverything(t *testing.T) {

@@ -3,10 +3,11 @@ package bwrap
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/exectest/exectest/internal/envswitch"
 )
 
 // Probe runs /bin/true in the sandbox [Args] makes without options: nil,
@@ -34,12 +35,7 @@ func Probe() error {
 // EXECTEST_STRICT=1: CI installs bubblewrap so that these tests run.
 func Need(tb testing.TB) {
 	tb.Helper()
-	err := Probe()
-	if err == nil {
-		return
+	if err := Probe(); err != nil {
+		envswitch.Unmet(tb, "bubblewrap: got %v, want a sandbox", err)
 	}
-	if os.Getenv("EXECTEST_STRICT") == "1" {
-		tb.Fatalf("bubblewrap: got %v, want a sandbox", err)
-	}
-	tb.Skipf("bubblewrap: got %v, want a sandbox (EXECTEST_STRICT=1 fails instead)", err)
 }

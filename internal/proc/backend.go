@@ -2,13 +2,15 @@ package proc
 
 import (
 	"syscall"
+
+	"github.com/exectest/exectest/internal/envswitch"
 	"time"
 )
 
 // PortableEnv names the environment variable that forces the portable
-// mode on Linux: EXECTEST_PORTABLE=1. Off Linux the portable mode is the
-// only one.
-const PortableEnv = "EXECTEST_PORTABLE"
+// mode on Linux: EXECTEST_PORTABLE=1 (or another value strconv.ParseBool
+// reads as true). Off Linux the portable mode is the only one.
+const PortableEnv = envswitch.Portable
 
 // Portable reports whether the toolkit runs in its portable mode: process
 // facts from gopsutil instead of /proc, identity by pid and creation time,

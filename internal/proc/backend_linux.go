@@ -2,7 +2,7 @@
 
 package proc
 
-import "os"
+import "github.com/exectest/exectest/internal/envswitch"
 
 // linuxBackend reads /proc and uses pidfds, cgroups and the child
 // subreaper.
@@ -40,7 +40,9 @@ func init() {
 		pids:            linuxPIDs,
 		ignored:         linuxIgnored,
 	}
-	if os.Getenv(PortableEnv) == "1" {
+	// A bad value is the Linux mode here; exectest and proctest report
+	// it as bad input where they are used.
+	if on, _ := envswitch.Bool(PortableEnv); on {
 		chosen = &portableBackend
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest"
 )
 
 // The package's own tests leave nothing running: checked as users would.
@@ -16,7 +16,7 @@ func TestMain(m *testing.M) {
 		holdCloseOnExec(path)
 		return
 	}
-	proctest.VerifyTestMain(m)
+	exectest.VerifyTestMain(m)
 }
 
 // holdEnv makes the test binary a helper that holds a file open through a

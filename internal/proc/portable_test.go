@@ -120,6 +120,7 @@ func TestPortableZombieCountsAsDead(t *testing.T) {
 func TestPortableTree(t *testing.T) {
 	portableMode(t)
 	cmd := exec.Command("/bin/sh", "-c", "/bin/sleep 30 & wait")
+	//execcheck:ignore the cleanup kills the children found below it first, then this child
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +213,7 @@ func TestPortableOwnDescriptors(t *testing.T) {
 func startWith(t *testing.T, script, name string) proc.Identity {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", script, name)
+	//execcheck:ignore a script the test stops itself: the cleanup kills and reaps it
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

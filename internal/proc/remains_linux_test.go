@@ -137,6 +137,7 @@ func startTree(t *testing.T) (root, below proc.Identity) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	//execcheck:ignore one number is read, not to EOF; the cleanups kill the sleep below by identity and the shell, and reap both
 	if err := cmd.Start(); err != nil {
 		t.Skipf("start /bin/sh: %v", err)
 	}
@@ -206,6 +207,7 @@ func forker(t *testing.T) (proc.Identity, io.Writer) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	//execcheck:ignore the cleanup kills, by identity, the shell and every sleep it started, and reaps them
 	if err := cmd.Start(); err != nil {
 		t.Skipf("start /bin/sh: %v", err)
 	}

@@ -15,6 +15,7 @@ func TestPortable(t *testing.T) {
 	if !proc.Portable() {
 		t.Skipf("the portable mode: run with %s=1 (it is the only mode off Linux)", proc.PortableEnv)
 	}
+	//execcheck:ignore /bin/sleep starts nothing; the cleanup kills and reaps it
 	cmd, id := start(t, "/bin/sleep", "30")
 	if w, err := Open(id); err == nil || w != nil {
 		t.Errorf("Open in the portable mode: got %v, %v, want nil and an error", w, err)

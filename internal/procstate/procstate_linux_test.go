@@ -51,6 +51,7 @@ func awaitEnd(t *testing.T, w *Watch) End {
 
 func TestDyingAndEnd(t *testing.T) {
 	linuxMode(t)
+	//execcheck:ignore /bin/sleep starts nothing; the cleanup kills and reaps it
 	cmd, id := start(t, "/bin/sleep", "10")
 	if Dying(id) {
 		t.Errorf("Dying of a sleeping process: got true, want false")
@@ -79,6 +80,7 @@ func TestDyingAndEnd(t *testing.T) {
 
 func TestEndOnItsOwn(t *testing.T) {
 	linuxMode(t)
+	//execcheck:ignore sh -c 'read x; exit 3' starts nothing; the cleanup kills and reaps it
 	_, id := start(t, "/bin/sh", "-c", "read x; exit 3")
 	w, err := Open(id)
 	if err != nil {

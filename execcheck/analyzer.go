@@ -1,0 +1,293 @@
+package execcheck
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Analyzer finds the exec sites that can hang or orphan on cancel.
+var Analyzer = &analysis.Analyzer{
+	Name:       "execcheck",
+	Doc:        doc,
+	URL:        "https://github.com/exectest/exectest/blob/main/docs/execcheck.md",
+	Run:        run,
+	FactTypes:  []analysis.Fact{new(funcFact)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+const doc = `find exec sites that can hang or orphan on cancel
+
+execcheck follows each *exec.Cmd from exec.Command or exec.CommandContext
+to its Run, Output, CombinedOutput or Start, through helpers, constructors,
+struct fields and other packages, and classifies what a cancel does:
+
+  hang      a cancel can come, the output goes through a pipe, and nothing
+            bounds Wait: it lasts as long as any descendant holding the pipe
+  orphan    Wait returns in bounded time, but the cancel reaches only the
+            direct child: its descendants keep running
+  launcher  the group is killed only by Cancel, which os/exec calls only
+            while the direct child runs (a child that exits at once leaves
+            its group running), or gets a signal background jobs ignore
+  ok        cancelpolicy.Run or Start, a group kill with WaitDelay for a
+            program that is no launcher, a group kill by hand, or no cancel
+
+The fix is cancelpolicy.Run(ctx, cmd) (github.com/exectest/exectest/
+cancelpolicy); -fix applies it where the rewrite is mechanical. An
+//execcheck:ignore <reason> comment on the line of the run or the command,
+or the line above, keeps a site from being reported; the reason is
+required.`
+
+// Site is one exec site: a run of a command (or, for a command execcheck
+// cannot follow to its run, where it was made), with its class.
+type Site struct {
+	Pos     token.Pos
+	Posn    token.Position
+	Call    string   // the run, as written: cmd.Run(), cancelpolicy.Run, helper(...)
+	Made    []string // where the command was made, file:line
+	Class   Class
+	Reason  string
+	Fix     string // the fix advised, for the classes that need one
+	Ignored string // the reason of an //execcheck:ignore, if the site is ignored
+}
+
+// Result is the inventory of a package's exec sites, for -sites.
+type Result struct {
+	Sites []Site
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{}
+	execPkg := execPackage(pass)
+	if execPkg == nil || pass.Pkg.Path() == cancelpolicyPath {
+		return res, nil // cancelpolicy's own runs are the fix
+	}
+	ps := &pkgState{
+		pass:   pass,
+		decls:  map[*types.Func]*ast.FuncDecl{},
+		sums:   map[*types.Func]*summary{},
+		busy:   map[*types.Func]bool{},
+		called: map[*types.Func]bool{},
+		fields: map[*types.Var]*instance{},
+		pids:   map[*types.Var]*instance{},
+	}
+	ps.ignores = readIgnores(pass)
+	ps.ignores.reportBad(pass, pass.Files)
+	var order []*types.Func
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					ps.decls[fn] = fd
+					order = append(order, fn)
+				}
+			}
+		}
+	}
+	for _, fn := range order {
+		if _, done := ps.sums[fn]; !done {
+			ps.walkFunc(fn, ps.decls[fn])
+		}
+	}
+	ps.exportFacts(order)
+	res.Sites = ps.sites(hasGroups(execPkg))
+	return res, nil
+}
+
+// exportFacts exports the summaries of the package's functions, once the
+// whole package is walked: a parameter kept in a field (a Session, a
+// runner struct) then carries what every method does to that field, the
+// kills of a Stop method included.
+func (ps *pkgState) exportFacts(order []*types.Func) {
+	for _, fn := range order {
+		s := ps.sums[fn]
+		if s == nil {
+			continue
+		}
+		for i, h := range s.held {
+			r := h.root()
+			p := r.p.clone()
+			p.Creations = nil
+			for _, rs := range r.runs {
+				p.Runs = append(p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+			}
+			if p.empty() {
+				continue
+			}
+			if s.Params == nil {
+				s.Params = map[int]*props{}
+			}
+			s.Params[i] = &p
+		}
+		if !s.empty() {
+			ps.pass.ExportObjectFact(fn, &funcFact{S: *s})
+		}
+	}
+}
+
+// execPackage returns os/exec if the package uses it (a command can only
+// be run through its names), else nil: the package is skipped.
+func execPackage(pass *analysis.Pass) *types.Package {
+	for _, o := range pass.TypesInfo.Uses {
+		if p := o.Pkg(); p != nil && p.Path() == "os/exec" {
+			return p
+		}
+	}
+	return nil
+}
+
+// hasGroups reports whether the build has process groups: whether
+// syscall.SysProcAttr has Setpgid (not on windows, plan9, js or wasip1).
+func hasGroups(execPkg *types.Package) bool {
+	cmd, _ := execPkg.Scope().Lookup("Cmd").(*types.TypeName)
+	if cmd == nil {
+		return true
+	}
+	st, ok := cmd.Type().Underlying().(*types.Struct)
+	if !ok {
+		return true
+	}
+	for f := range st.Fields() {
+		if f.Name() != "SysProcAttr" {
+			continue
+		}
+		attr, ok := derefStruct(f.Type())
+		if !ok {
+			return false
+		}
+		for af := range attr.Fields() {
+			if af.Name() == "Setpgid" {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// sites classifies every run of every command of the package and reports
+// the findings.
+func (ps *pkgState) sites(groups bool) []Site {
+	var out []Site
+	seen := map[*instance]bool{}
+	for _, x := range ps.all {
+		r := x.root()
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		if (r.param >= 0 || r.closure) && len(r.p.Creations) == 0 {
+			continue // a helper's parameter: the site is at its callers
+		}
+		switch {
+		case r.ret && r.retFn != nil && len(r.runs) > 0:
+			// Started and returned: the site is at each call, where
+			// the caller decides what stops it; uncalled here, it is
+			// listed as unknown.
+			if ps.called[r.retFn] {
+				continue
+			}
+			for _, rs := range r.runs {
+				out = append(out, ps.unknownSite(rs, r, "the command is started here and returned by "+r.retFn.Name()+": its callers decide what stops it"))
+			}
+		case r.fromArg && len(r.p.Creations) == 0:
+			for _, rs := range r.runs {
+				out = append(out, ps.unknownSite(rs, r, "the command is a parameter kept in a field: execcheck does not follow it from the callers"))
+			}
+		default:
+			for _, rs := range r.runs {
+				out = append(out, ps.site(rs, r, groups))
+			}
+		}
+		if len(r.runs) == 0 && len(r.p.Creations) > 0 && !r.ret && len(r.p.Escapes) > 0 {
+			for _, lc := range r.local {
+				ig, _ := ps.ignores.at(lc.call.Pos())
+				out = append(out, Site{
+					Pos: lc.call.Pos(), Posn: ps.pass.Fset.Position(lc.call.Pos()),
+					Call: "made, never run here", Made: []string{ps.where(lc.call.Pos())},
+					Class: Unknown, Reason: "the command is " + r.p.Escapes[0], Ignored: ig,
+				})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	return out
+}
+
+func (ps *pkgState) site(rs *runSite, r *instance, groups bool) Site {
+	v := classify(rs, &r.p, groups)
+	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Class: v.class, Reason: v.reason}
+	for _, c := range r.p.Creations {
+		s.Made = append(s.Made, c.Where)
+	}
+	ig, bad := ps.ignores.at(rs.pos)
+	if ig == "" && !bad && len(r.p.Creations) > 0 {
+		all := true
+		for _, c := range r.p.Creations {
+			if c.Ignore == "" {
+				all = false
+			}
+		}
+		if all {
+			ig = r.p.Creations[0].Ignore
+		}
+	}
+	s.Ignored = ig
+	switch v.class {
+	case Hang, Orphan, Launcher:
+	default:
+		return s
+	}
+	fx := ps.fixFor(rs, r, v)
+	s.Fix = fx.advice
+	if ig != "" {
+		return s
+	}
+	d := analysis.Diagnostic{
+		Pos:     rs.pos,
+		End:     rs.call.End(),
+		Message: string(v.class) + ": " + v.reason + "; fix: " + fx.advice,
+	}
+	if fx.fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fx.fix}
+	}
+	ps.pass.Report(d)
+	return s
+}
+
+func (ps *pkgState) unknownSite(rs *runSite, r *instance, why string) Site {
+	ig, _ := ps.ignores.at(rs.pos)
+	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Class: Unknown, Reason: why, Ignored: ig}
+	for _, c := range r.p.Creations {
+		s.Made = append(s.Made, c.Where)
+	}
+	return s
+}
+
+func callText(rs *runSite) string {
+	switch {
+	case rs.via != "":
+		return rs.via + "(...)"
+	case rs.kind.policy():
+		return rs.kind.String() + "(...)"
+	case simpleExpr(rs.cmdExpr):
+		return types.ExprString(rs.cmdExpr) + "." + rs.kind.String() + "()"
+	}
+	return "(...)." + rs.kind.String() + "()"
+}
+
+// simpleExpr reports whether e is a name or a chain of field selections
+// from one: an expression a fix may repeat.
+func simpleExpr(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return simpleExpr(e.X)
+	}
+	return false
+}

@@ -1,0 +1,296 @@
+package execcheck
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Class is what a cancel does to an exec site.
+type Class string
+
+const (
+	// Hang: a cancel can come, the output goes through a pipe, and nothing
+	// bounds Wait: it lasts as long as any descendant holding the pipe.
+	Hang Class = "hang"
+	// Orphan: Wait returns in bounded time, but the cancel reaches only
+	// the direct child: its descendants keep running.
+	Orphan Class = "orphan"
+	// Launcher: the cancel reaches the group only while the direct child
+	// runs (a group kill in Cancel), or sends a signal background jobs
+	// ignore: a child that exits at once leaves its group running.
+	Launcher Class = "launcher"
+	// OK: cancelpolicy.Run or Start, a group kill with a WaitDelay for a
+	// program that is no launcher, a group kill by hand, or no cancel.
+	OK Class = "ok"
+	// Unknown: execcheck cannot follow the command to what stops it.
+	Unknown Class = "unknown"
+)
+
+// reach is what one way of cancelling (Cancel, or a kill by hand)
+// reaches.
+type reach struct {
+	direct    string // why it reaches only the direct child, or ""
+	nothing   bool
+	groupKill string // why it kills the group
+	job       string // why it sends the group a signal background jobs ignore
+	unknown   string
+}
+
+func reachOf(effs []effect, p *props) reach {
+	var r reach
+	var groupKills, directs, jobs []effect
+	for _, e := range effs {
+		switch {
+		case e.Unknown:
+			if r.unknown == "" {
+				r.unknown = e.Why
+			}
+		case e.Sig == sigProbe:
+		case e.Group && !p.Group && !p.GroupUnknown:
+			e.Why += ", but the command has no process group of its own (no Setpgid or Setsid)"
+			directs = append(directs, e)
+		case e.Group && (e.Sig == sigKill || e.Sig == sigOther):
+			groupKills = append(groupKills, e)
+		case e.Group && e.Sig == sigJob:
+			jobs = append(jobs, e)
+		case e.Group:
+			if r.unknown == "" {
+				r.unknown = e.Why + " (a signal execcheck cannot read)"
+			}
+		default:
+			directs = append(directs, e)
+		}
+	}
+	covered := func(d effect) bool {
+		for _, g := range groupKills {
+			if g.scope == d.scope && !alternative(d, g) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range directs {
+		if !covered(d) {
+			r.direct = d.Why
+			break
+		}
+	}
+	for _, j := range jobs {
+		if !covered(j) {
+			r.job = j.Why
+			break
+		}
+	}
+	if len(groupKills) > 0 {
+		r.groupKill = groupKills[0].Why
+		soft := true
+		for _, g := range groupKills {
+			if g.Sig == sigKill {
+				soft = false
+			}
+		}
+		if soft {
+			r.groupKill += "; no SIGKILL follows: a process that ignores the signal survives"
+		}
+	}
+	if len(effs) == 0 || (r.direct == "" && r.groupKill == "" && r.job == "" && r.unknown == "" && len(directs) == 0) {
+		r.nothing = true
+	}
+	return r
+}
+
+// verdict is the class of one run of a command, with the reason in words
+// from the code.
+type verdict struct {
+	class   Class
+	reason  string
+	handled bool // the fix is cancelpolicy (so a SuggestedFix may apply)
+	job     bool // a signal background jobs ignore: Graceful
+}
+
+func classify(rs *runSite, p *props, groups bool) verdict {
+	if rs.kind.policy() {
+		v := verdict{class: OK, reason: rs.kind.String() + ": a cancel kills the command's process group, also after the direct child exited"}
+		if c := containWhy(p); c != "" && !rs.opts {
+			v.reason += "; " + c + ": only cancelpolicy.Contain() stops what leaves the group"
+		}
+		return v
+	}
+	if len(p.Creations) == 0 {
+		return verdict{class: Unknown, reason: "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)"}
+	}
+	if p.Reflected != "" {
+		return verdict{class: Unknown, reason: "the command's fields are set through " + p.Reflected + ", which execcheck cannot read"}
+	}
+	cancellable := false
+	for _, c := range p.Creations {
+		if c.Ctx == ctxCancel || c.Ctx == ctxParam {
+			cancellable = true
+		}
+	}
+	var hand []effect
+	for _, e := range p.Kills {
+		if e.Sig != sigProbe || e.Unknown {
+			hand = append(hand, e)
+		}
+	}
+	if !cancellable && len(hand) == 0 {
+		how := "exec.Command"
+		for _, c := range p.Creations {
+			if c.Ctx == ctxBackground {
+				how = "a context that is never done"
+			}
+		}
+		return verdict{class: OK, reason: "no cancel: " + how + ", and no kill by hand"}
+	}
+
+	var ctxPath, handPath *reach
+	if cancellable {
+		var effs []effect
+		switch {
+		case p.Applied:
+			effs = []effect{{Group: true, Sig: sigKill, SigParam: -1, Why: "cancelpolicy.Apply's Cancel kills the group"}}
+		case p.CancelSet:
+			effs = p.Cancel
+		default:
+			effs = []effect{{Sig: sigKill, SigParam: -1, Why: "exec.CommandContext's default Cancel (Process.Kill)"}}
+		}
+		r := reachOf(effs, p)
+		if r.nothing && p.CancelSet {
+			r.direct = p.CancelWhy + " kills nothing"
+		}
+		ctxPath = &r
+	}
+	if len(hand) > 0 {
+		r := reachOf(hand, p)
+		handPath = &r
+	}
+
+	pipe := p.ReadPipe || p.CopyPipe
+	unbounded := p.ReadPipe || (p.CopyPipe && !p.WaitDelay)
+	pipeWhy := p.CopyWhy
+	switch {
+	case p.ReadPipe:
+		pipeWhy = p.ReadWhy
+	case rs.kind == runOutput || rs.kind == runCombined:
+		pipeWhy = "the output is collected by " + rs.kind.String() + "()"
+	}
+
+	if !groups {
+		// No process groups on this system (windows): a cancel reaches the
+		// direct child only, whatever the code does; only a Wait nothing
+		// bounds is a finding, and WaitDelay (cancelpolicy sets one) fixes it.
+		if p.CopyPipe && !p.WaitDelay {
+			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): a descendant holding the pipe keeps Wait waiting after the cancel", p.CopyWhy)}
+		}
+		return verdict{class: OK, reason: "no process groups on this system: a cancel reaches the direct child only, and Wait is bounded (" + boundWhy(p) + ")"}
+	}
+
+	var direct, unknown, job string
+	for _, r := range []*reach{ctxPath, handPath} {
+		if r == nil {
+			continue
+		}
+		switch {
+		case r.direct != "":
+			if direct == "" {
+				direct = r.direct
+			}
+		case r.unknown != "" && r.groupKill == "":
+			if unknown == "" {
+				unknown = r.unknown
+			}
+		case r.job != "":
+			if job == "" {
+				job = r.job
+			}
+		}
+	}
+	if direct != "" && leafOnly(p) {
+		return verdict{class: OK, reason: fmt.Sprintf("a cancel kills the direct child (%s), and %s", direct, p.Creations[0].Prog.Why)}
+	}
+	switch {
+	case direct != "":
+		if unbounded {
+			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s; a cancel kills only the direct child (%s): Wait lasts as long as any descendant holding the pipe", pipeWhy, noWaitDelay(p), direct)}
+		}
+		return verdict{class: Orphan, handled: true, reason: fmt.Sprintf("a cancel kills only the direct child (%s); Wait returns in bounded time (%s), but the descendants keep running", direct, boundWhy(p))}
+	case unknown != "":
+		return verdict{class: Unknown, reason: unknown}
+	case job != "":
+		return verdict{class: Launcher, handled: true, job: true, reason: fmt.Sprintf("a cancel sends the group a signal that background jobs of sh -c ignore (%s), and no SIGKILL follows: they keep running", job)}
+	}
+	if ctxPath != nil && (handPath == nil || handPath.groupKill == "") {
+		prog := launcherWhy(p)
+		if prog != "" {
+			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("Cancel kills the group (%s), but os/exec calls Cancel only while the direct child runs, and %s: its group keeps running after it exits", ctxPath.groupKill, prog)}
+		}
+		if pipe && unbounded {
+			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): Cancel kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, ctxPath.groupKill)}
+		}
+		return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s) and Wait is bounded (%s); %s", ctxPath.groupKill, boundWhy(p), programWhy(p))}
+	}
+	return verdict{class: OK, reason: fmt.Sprintf("a kill by hand reaches the group (%s), also after the direct child exited", handPath.groupKill)}
+}
+
+func noWaitDelay(p *props) string {
+	if p.ReadPipe {
+		return ""
+	}
+	return " (no WaitDelay)"
+}
+
+func boundWhy(p *props) string {
+	switch {
+	case p.ReadPipe:
+		return p.ReadWhy
+	case p.WaitDelay:
+		return p.WaitDelayWhy
+	case !p.CopyPipe:
+		return "no output pipe"
+	}
+	return "not bounded"
+}
+
+// leafOnly reports whether every command made runs a program that starts
+// no process.
+func leafOnly(p *props) bool {
+	for _, c := range p.Creations {
+		if !c.Prog.Leaf {
+			return false
+		}
+	}
+	return len(p.Creations) > 0
+}
+
+// launcherWhy says why the program may be a launcher, or "".
+func launcherWhy(p *props) string {
+	for _, c := range p.Creations {
+		if c.Prog.Launcher {
+			return c.Prog.Why
+		}
+	}
+	return ""
+}
+
+func programWhy(p *props) string {
+	var w []string
+	for _, c := range p.Creations {
+		if c.Prog.Why != "" {
+			w = append(w, c.Prog.Why)
+		}
+	}
+	if len(w) == 0 {
+		return "the program is no known launcher"
+	}
+	return strings.Join(w, "; ")
+}
+
+func containWhy(p *props) string {
+	for _, c := range p.Creations {
+		if c.Prog.Contain != "" {
+			return c.Prog.Contain
+		}
+	}
+	return ""
+}

@@ -1,0 +1,159 @@
+package execcheck
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"path"
+	"strings"
+)
+
+// shells run a script given with -c (cmd: /c): whether the script starts
+// background jobs decides whether the shell is a launcher.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ash": true, "ksh": true, "mksh": true,
+	"fish": true, "busybox": true, "cmd": true, "powershell": true, "pwsh": true,
+}
+
+// shims start the real program and may exit before it: a command that
+// runs one is a launcher.
+var shims = map[string]bool{
+	"npm": true, "npx": true, "pnpm": true, "pnpx": true, "yarn": true,
+	"mise": true, "rtx": true, "asdf": true,
+}
+
+// leaves start no process of their own: killing one leaves nothing
+// behind to hold a pipe or keep running.
+var leaves = map[string]bool{
+	"sleep": true, "true": true, "false": true, "cat": true, "echo": true, "yes": true,
+	"printf": true, "head": true, "tail": true, "wc": true, "tee": true, "ls": true,
+	"pwd": true, "id": true, "uname": true, "date": true,
+}
+
+// escapers are words in a command line that start a descendant outside
+// the process group: only a cgroup (cancelpolicy.Contain) stops those.
+var escapers = []string{"setsid", "set -m", "nohup", "disown", "daemon"}
+
+// program reads what a command runs from the arguments of exec.Command
+// (after the context, for CommandContext): whether it may be a launcher,
+// which exits at once and leaves its work running, and whether anything
+// in it leaves the process group.
+func program(info *types.Info, args []ast.Expr, variadic bool) progInfo {
+	if len(args) == 0 {
+		return progInfo{Launcher: true, Why: "the program is not given"}
+	}
+	consts := make([]string, 0, len(args))
+	allConst := !variadic
+	for _, a := range args {
+		if s, ok := constString(info, a); ok {
+			consts = append(consts, s)
+		} else {
+			allConst = false
+			consts = append(consts, "")
+		}
+	}
+	var pi progInfo
+	for _, s := range consts {
+		for _, w := range escapers {
+			if s != "" && strings.Contains(s, w) && pi.Contain == "" {
+				pi.Contain = fmt.Sprintf("the command line runs %s", w)
+			}
+		}
+	}
+	name := consts[0]
+	if name == "" {
+		pi.Launcher = true
+		pi.Why = fmt.Sprintf("the program (%s) is not a constant: it may be a launcher, which exits at once and leaves its work running", types.ExprString(args[0]))
+		return pi
+	}
+	base := trimExe(path.Base(strings.ReplaceAll(name, `\`, "/")))
+	pi.Name = base
+	switch {
+	case shims[base]:
+		pi.Launcher = true
+		pi.Why = fmt.Sprintf("%s is a launcher shim: it may exit before the program it starts", base)
+	case shells[base]:
+		script, found := "", false
+		for i, s := range consts[1:] {
+			if s == "-c" || strings.EqualFold(s, "/c") || s == "-Command" {
+				found = true
+				if i+2 < len(consts) {
+					script = consts[i+2]
+				}
+				break
+			}
+		}
+		switch {
+		case !found && !allConst:
+			pi.Launcher = true
+			pi.Why = fmt.Sprintf("%s runs a script execcheck cannot read: it may start background jobs and exit", base)
+		case !found:
+			pi.Launcher = true
+			pi.Why = fmt.Sprintf("%s runs a script file: it may start background jobs and exit", base)
+		case script == "":
+			pi.Launcher = true
+			pi.Why = fmt.Sprintf("%s -c runs a script execcheck cannot read: it may start background jobs and exit", base)
+		case background(script) && waitsForJobs(script) && pi.Contain == "":
+			// The waiting shape: the shell outlives its jobs, so a group
+			// kill in Cancel finds them all.
+			pi.Why = fmt.Sprintf("%s -c %q waits for its background jobs", base, script)
+		case background(script):
+			pi.Launcher = true
+			pi.Why = fmt.Sprintf("%s -c %q starts a background job", base, script)
+		default:
+			pi.Why = fmt.Sprintf("%s -c %q starts no background job", base, script)
+		}
+	case leaves[base]:
+		pi.Leaf = true
+		pi.Why = fmt.Sprintf("%s starts no process: nothing outlives its kill", base)
+	default:
+		pi.Why = fmt.Sprintf("%s is not a known launcher", base)
+	}
+	return pi
+}
+
+// background reports whether a shell script starts a job in the
+// background: an & that is not part of &&, >&, &> or |&.
+func background(script string) bool {
+	for i := 0; i < len(script); i++ {
+		if script[i] != '&' {
+			continue
+		}
+		prev, next := byte(0), byte(0)
+		if i > 0 {
+			prev = script[i-1]
+		}
+		if i+1 < len(script) {
+			next = script[i+1]
+		}
+		if next == '&' {
+			i++
+			continue
+		}
+		if prev == '>' || prev == '<' || prev == '|' || next == '>' {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// waitsForJobs reports whether a shell script ends with the wait
+// builtin, which returns only once its background jobs have ended.
+func waitsForJobs(script string) bool {
+	last := strings.TrimSpace(script)
+	if i := strings.LastIndexAny(last, ";&\n"); i >= 0 {
+		last = strings.TrimSpace(last[i+1:])
+	}
+	f := strings.Fields(last)
+	return len(f) > 0 && f[0] == "wait"
+}
+
+func constString(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}

@@ -1,0 +1,283 @@
+package execcheck
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// sigKind is what a signal does to the processes it reaches.
+type sigKind uint8
+
+const (
+	sigUnknown sigKind = iota // not a constant execcheck can read
+	sigKill                   // SIGKILL, os.Kill, Process.Kill
+	sigJob                    // SIGINT or SIGQUIT: background jobs of sh -c ignore them
+	sigOther                  // any other signal (SIGTERM, SIGHUP, ...)
+	sigProbe                  // signal 0: only asks whether the process is there
+)
+
+// effect is one kill or signal: to the direct child (Group false) or to a
+// process group (kill(-pid)). Unknown says a call execcheck cannot follow
+// stands where a kill might be.
+type effect struct {
+	Group    bool
+	Sig      sigKind
+	SigParam int // >= 0: the signal is this parameter of the function summarized; Sig unused
+	Unknown  bool
+	Why      string
+
+	// Where the kill stands in the package analyzed, to tell a kill that
+	// follows another (Cancel kills the group, then the child) from one
+	// on another branch (if armed { group } else { child }).
+	scope  int
+	branch []branchStep
+}
+
+// branchStep is one branch taken on the way to a statement: the i'th
+// arm of the if, switch or select at node.
+type branchStep struct {
+	node ast.Node
+	arm  int
+}
+
+// alternative reports whether a and b stand on different arms of one
+// if, switch or select of one function: at most one of them runs.
+func alternative(a, b effect) bool {
+	if a.scope != b.scope || a.scope == 0 {
+		return false
+	}
+	for i := 0; i < len(a.branch) && i < len(b.branch); i++ {
+		if a.branch[i].node != b.branch[i].node {
+			return false
+		}
+		if a.branch[i].arm != b.branch[i].arm {
+			return true
+		}
+	}
+	return false
+}
+
+// runKind is how a command is run.
+type runKind uint8
+
+const (
+	runRun runKind = iota + 1
+	runOutput
+	runCombined
+	runStart
+	runPolicyRun   // cancelpolicy.Run
+	runPolicyStart // cancelpolicy.Start
+)
+
+func (k runKind) String() string {
+	switch k {
+	case runRun:
+		return "Run"
+	case runOutput:
+		return "Output"
+	case runCombined:
+		return "CombinedOutput"
+	case runStart:
+		return "Start"
+	case runPolicyRun:
+		return "cancelpolicy.Run"
+	case runPolicyStart:
+		return "cancelpolicy.Start"
+	}
+	return "?"
+}
+
+func (k runKind) policy() bool { return k == runPolicyRun || k == runPolicyStart }
+
+// ctxKind says whether a command's context can be cancelled.
+type ctxKind uint8
+
+const (
+	ctxNone       ctxKind = iota // exec.Command or an exec.Cmd literal: no context
+	ctxBackground                // context.Background() or context.TODO(): never done
+	ctxCancel                    // a context that can be done
+	ctxParam                     // the CtxParam'th parameter of the function summarized
+)
+
+// progInfo is what execcheck read of the program a command runs.
+type progInfo struct {
+	Name     string // the program, if a constant
+	Launcher bool   // it may exit at once and leave its work running
+	Why      string // why it may, or why not
+	Contain  string // why a descendant may leave the group (setsid, daemons), or ""
+	Leaf     bool   // it starts no process: nothing outlives its kill
+}
+
+// creation is where a command was made, as facts carry it.
+type creation struct {
+	Where    string // file:line
+	Ctx      ctxKind
+	CtxParam int
+	Prog     progInfo
+	Ignore   string // the reason of an //execcheck:ignore at the creation
+	Bad      bool   // an //execcheck:ignore without a reason stands there
+}
+
+// runInfo is a run of a command inside a helper, as a parameter effect.
+type runInfo struct {
+	Kind runKind
+	Via  string // the helper that runs it
+	Opts bool   // cancelpolicy options were given
+}
+
+// props is everything execcheck knows of one command. It is the state of
+// a command inside a function and, for parameters and results, the
+// function's summary exported as a fact: only plain data.
+type props struct {
+	Creations []creation
+
+	Group        bool // Setpgid or Setsid
+	GroupUnknown bool // SysProcAttr from where execcheck cannot see
+	GroupWhy     string
+
+	WaitDelay    bool
+	WaitDelayWhy string
+
+	CopyPipe bool // os/exec copies output through a pipe: Wait waits for EOF
+	CopyWhy  string
+	ReadPipe bool // StdoutPipe/StderrPipe read by the caller: WaitDelay does not close it
+	ReadWhy  string
+
+	StdoutSet, StderrSet bool
+
+	CancelSet bool // Cancel assigned
+	Cancel    []effect
+	CancelWhy string
+
+	Kills []effect // kills by hand: a watch of a context, a timer, a Stop method
+
+	Applied    bool // cancelpolicy.Apply (or a helper that calls it)
+	AppliedWhy string
+
+	Runs    []runInfo // for parameters: how the helper runs the command
+	Escapes []string  // where the command went that execcheck cannot follow
+
+	Reflected string // its fields are set through reflect, where: execcheck cannot read them
+}
+
+func (p *props) empty() bool {
+	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
+		!p.ReadPipe && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
+		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == ""
+}
+
+// merge adds q's knowledge to p.
+func (p *props) merge(q *props) {
+	p.Creations = append(p.Creations, q.Creations...)
+	if q.Group && !p.Group {
+		p.Group, p.GroupWhy = true, q.GroupWhy
+	}
+	p.GroupUnknown = p.GroupUnknown || q.GroupUnknown
+	if q.WaitDelay && !p.WaitDelay {
+		p.WaitDelay, p.WaitDelayWhy = true, q.WaitDelayWhy
+	}
+	if q.CopyPipe && !p.CopyPipe {
+		p.CopyPipe, p.CopyWhy = true, q.CopyWhy
+	}
+	if q.ReadPipe && !p.ReadPipe {
+		p.ReadPipe, p.ReadWhy = true, q.ReadWhy
+	}
+	p.StdoutSet = p.StdoutSet || q.StdoutSet
+	p.StderrSet = p.StderrSet || q.StderrSet
+	if q.CancelSet {
+		if !p.CancelSet {
+			p.CancelWhy = q.CancelWhy
+		}
+		p.CancelSet = true
+		p.Cancel = append(p.Cancel, q.Cancel...)
+	}
+	p.Kills = append(p.Kills, q.Kills...)
+	if q.Applied && !p.Applied {
+		p.Applied, p.AppliedWhy = true, q.AppliedWhy
+	}
+	p.Runs = append(p.Runs, q.Runs...)
+	p.Escapes = append(p.Escapes, q.Escapes...)
+	if p.Reflected == "" {
+		p.Reflected = q.Reflected
+	}
+}
+
+// clone is a deep enough copy for merge and append not to alias.
+func (p *props) clone() props {
+	q := *p
+	q.Creations = append([]creation(nil), p.Creations...)
+	q.Cancel = append([]effect(nil), p.Cancel...)
+	q.Kills = append([]effect(nil), p.Kills...)
+	q.Runs = append([]runInfo(nil), p.Runs...)
+	q.Escapes = append([]string(nil), p.Escapes...)
+	return q
+}
+
+// instance is one command (or a container of commands: a field, a slice)
+// while a package is analyzed. Instances that alias are joined
+// (union-find): a command stored in a field is the field's command.
+type instance struct {
+	parent  *instance
+	p       props
+	runs    []*runSite
+	local   []*localCreation
+	applies []*ast.CallExpr // cancelpolicy.Apply calls on it
+	param   int             // >= 0: the parameter of the function walked that this stands for
+	fromArg bool            // a parameter of a declared function is among what was joined into it
+	closure bool            // a parameter of a closure: its calls apply what it does
+	held    bool            // stored in a field, a global or a container
+	ret     bool            // returned by its function
+	retFn   *types.Func     // the function that returns it
+}
+
+func newInstance() *instance { return &instance{param: -1} }
+
+func (x *instance) root() *instance {
+	for x.parent != nil {
+		if x.parent.parent != nil {
+			x.parent = x.parent.parent
+		}
+		x = x.parent
+	}
+	return x
+}
+
+// join makes x and y one command.
+func join(x, y *instance) *instance {
+	x, y = x.root(), y.root()
+	if x == y {
+		return x
+	}
+	y.parent = x
+	x.p.merge(&y.p)
+	x.runs = append(x.runs, y.runs...)
+	x.local = append(x.local, y.local...)
+	x.applies = append(x.applies, y.applies...)
+	x.held = x.held || y.held
+	x.fromArg = x.fromArg || y.fromArg || (y.param >= 0 && !y.closure)
+	x.closure = x.closure || y.closure
+	x.ret = x.ret || y.ret
+	if x.retFn == nil {
+		x.retFn = y.retFn
+	}
+	y.p, y.runs, y.local, y.applies = props{}, nil, nil, nil
+	return x
+}
+
+// localCreation is a creation in the package analyzed, with its syntax:
+// the context expression a fix passes to cancelpolicy.
+type localCreation struct {
+	call    ast.Expr // the exec.Command call or constructor call
+	ctxExpr ast.Expr // the context given, if any
+}
+
+// runSite is one run of a command: the place a diagnostic goes.
+type runSite struct {
+	kind    runKind
+	call    *ast.CallExpr
+	pos     token.Pos
+	cmdExpr ast.Expr // the command as written at the run (x in x.Run())
+	via     string   // a helper that runs it
+	opts    bool     // cancelpolicy options given
+}

@@ -1,0 +1,1764 @@
+package execcheck
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"path/filepath"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// pkgState is the analysis of one package.
+type pkgState struct {
+	pass    *analysis.Pass
+	decls   map[*types.Func]*ast.FuncDecl
+	sums    map[*types.Func]*summary
+	busy    map[*types.Func]bool
+	called  map[*types.Func]bool     // functions called in the package
+	fields  map[*types.Var]*instance // fields and package variables holding commands
+	pids    map[*types.Var]*instance // fields and package variables holding a command's pid
+	all     []*instance
+	ignores *ignores
+	scopes  int
+}
+
+func (ps *pkgState) newInstance() *instance {
+	x := newInstance()
+	ps.all = append(ps.all, x)
+	return x
+}
+
+// field is the command held by a field or package variable, wherever it
+// is read or written in the package.
+func (ps *pkgState) field(v *types.Var) *instance {
+	x := ps.fields[v]
+	if x == nil {
+		x = ps.newInstance()
+		x.held = true
+		ps.fields[v] = x
+	}
+	return x
+}
+
+// pidVar is the command whose pid a field or package variable holds,
+// wherever it is read or written in the package.
+func (ps *pkgState) pidVar(v *types.Var) *instance {
+	x := ps.pids[v]
+	if x == nil {
+		x = ps.newInstance()
+		ps.pids[v] = x
+	}
+	return x
+}
+
+func (ps *pkgState) where(pos token.Pos) string {
+	p := ps.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// summaryOf returns fn's summary: from its body in this package, from a
+// fact otherwise; nil if it does nothing execcheck tracks.
+func (ps *pkgState) summaryOf(fn *types.Func) *summary {
+	fn = fn.Origin()
+	if fn.Pkg() == ps.pass.Pkg {
+		if s, ok := ps.sums[fn]; ok {
+			return s
+		}
+		d := ps.decls[fn]
+		if d == nil || ps.busy[fn] {
+			return nil
+		}
+		return ps.walkFunc(fn, d)
+	}
+	var f funcFact
+	if ps.pass.ImportObjectFact(fn, &f) {
+		return &f.S
+	}
+	return nil
+}
+
+// scope is a function body being walked: a declared function or a
+// function literal.
+type scope struct {
+	id     int
+	params map[types.Object]int
+}
+
+// fnVal is a function value: a closure whose kills wait for its call, or
+// a declared function or method.
+type fnVal struct {
+	sc      *scope
+	effects []targeted
+	named   *types.Func
+	params  map[int]*instance // a closure's command parameters
+	results []value           // what a closure returns
+}
+
+type targeted struct {
+	inst       *instance
+	e          effect
+	closureSig int // >= 0: the signal is this parameter of the closure
+}
+
+// attrVal is a *syscall.SysProcAttr: whether it makes a group of its own,
+// and the commands it was given to.
+type attrVal struct {
+	group   bool
+	unknown bool
+	why     string
+	insts   []*instance
+}
+
+func (a *attrVal) setGroup(why string) {
+	if a.group {
+		return
+	}
+	a.group, a.why = true, why
+	for _, x := range a.insts {
+		r := x.root()
+		if !r.p.Group {
+			r.p.Group, r.p.GroupWhy = true, why
+		}
+	}
+}
+
+// value is what execcheck knows of an expression.
+type value struct {
+	inst *instance // a command or a container of commands
+	proc *instance // the *os.Process of a command
+	pid  *instance // the pid (or pgid) of a command
+	neg  bool      // -pid: its group
+	attr *attrVal
+	fn   *fnVal
+	pipe *instance // the reader of a command's StdoutPipe or StderrPipe
+	what string    // which: "stdout" or "stderr"
+
+	isCtx    bool
+	ctx      ctxKind
+	ctxParam int
+
+	isSig      bool
+	sig        sigKind
+	sigParam   int // >= 0: parameter of the function summarized
+	closureSig int // >= 0: parameter of the closure sigScope
+	sigScope   *scope
+}
+
+// walker walks one declared function, with the closures in it.
+type walker struct {
+	ps   *pkgState
+	info *types.Info
+	fn   *types.Func
+	top  *scope
+	cur  *scope
+	sum  *summary
+	env  map[types.Object]value
+
+	params   map[int]*instance // command parameters
+	pidParam map[int]*instance // integer parameters
+
+	cancelOwner *instance // walking the Cancel closure of this command
+	cancelSeen  []string  // calls in that closure execcheck cannot follow
+	deferTo     *fnVal    // walking a closure whose kills wait for its call
+	branch      []branchStep
+
+	results []value // returned, per result index (merged)
+	retAttr []*attrVal
+
+	curFn *fnVal // the closure being walked, if any: its results
+	nres  int    // the number of results of the function being walked
+
+	named  []types.Object             // the function's named results
+	stable map[types.Object]*instance // named results holding a command: one command however assigned
+}
+
+// walkFunc walks a declared function and records its summary.
+func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
+	ps.busy[fn] = true
+	defer delete(ps.busy, fn)
+	w := &walker{
+		ps: ps, info: ps.pass.TypesInfo, fn: fn, sum: newSummary(),
+		env: map[types.Object]value{}, params: map[int]*instance{}, pidParam: map[int]*instance{},
+	}
+	ps.scopes++
+	w.top = &scope{id: ps.scopes, params: map[types.Object]int{}}
+	w.cur = w.top
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		w.top.params[p] = i
+		switch t := p.Type(); {
+		case holdsCmd(t):
+			x := ps.newInstance()
+			x.param = i
+			w.params[i] = x
+			w.env[p] = value{inst: x}
+		case isSignal(t):
+			w.env[p] = value{isSig: true, sigParam: i, closureSig: -1, sigScope: w.top}
+		case isContext(t):
+			w.env[p] = value{isCtx: true, ctx: ctxParam, ctxParam: i}
+		case isInteger(t):
+			x := ps.newInstance()
+			x.param = i
+			w.pidParam[i] = x
+			w.env[p] = value{pid: x}
+		case isProcess(t):
+			x := ps.newInstance()
+			x.param = i
+			w.pidParam[i] = x
+			w.env[p] = value{proc: x}
+		}
+	}
+	w.nres = sig.Results().Len()
+	w.stable = map[types.Object]*instance{}
+	for i := range sig.Results().Len() {
+		r := sig.Results().At(i)
+		if r.Name() == "" || r.Name() == "_" {
+			w.named = nil
+			break
+		}
+		w.named = append(w.named, r)
+		if holdsCmd(r.Type()) {
+			// A deferred closure may set up the command before the body
+			// assigns it (defer func() { harden(cmd) }()).
+			x := ps.newInstance()
+			w.stable[r] = x
+			w.env[r] = value{inst: x}
+		}
+	}
+	if sig.Results().Len() > 0 {
+		w.results = make([]value, sig.Results().Len())
+		w.retAttr = make([]*attrVal, sig.Results().Len())
+	}
+	if d.Body != nil {
+		w.block(d.Body.List)
+	}
+	w.finish(sig)
+	ps.sums[fn] = w.sum
+	if !cancelShaped(sig) {
+		// Kills whatever the target matter to callers only where the
+		// function can be a Cancel itself (cmd.Cancel = r.stop).
+		w.sum.cancelKills, w.sum.Kills = w.sum.Kills, nil
+	}
+	return w.sum
+}
+
+// cancelShaped reports whether a function fits exec.Cmd's Cancel:
+// func() error.
+func cancelShaped(sig *types.Signature) bool {
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
+}
+
+// finish turns what the walk found into the function's summary.
+func (w *walker) finish(sig *types.Signature) {
+	s := w.sum
+	for i, x := range w.params {
+		r := x.root()
+		if r.held {
+			if s.held == nil {
+				s.held = map[int]*instance{}
+			}
+			s.held[i] = r
+		}
+		if r.p.empty() {
+			continue
+		}
+		if s.Params == nil {
+			s.Params = map[int]*props{}
+		}
+		p := r.p.clone()
+		s.Params[i] = &p
+	}
+	for i, x := range w.pidParam {
+		if k := x.root().p.Kills; len(k) > 0 {
+			if s.PidParams == nil {
+				s.PidParams = map[int][]effect{}
+			}
+			s.PidParams[i] = append([]effect(nil), k...)
+		}
+	}
+	for i, v := range w.results {
+		switch {
+		case v.inst != nil && isCmd(sig.Results().At(i).Type()):
+			r := v.inst.root()
+			if r.param >= 0 && len(r.p.Creations) == 0 {
+				s.ResultArg, s.ResultIdx = r.param, i
+				continue
+			}
+			if len(r.p.Creations) > 0 {
+				p := r.p.clone()
+				for _, rs := range r.runs {
+					p.Runs = append(p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+				}
+				s.Result, s.ResultIdx = &p, i
+				r.ret, r.retFn = true, w.fn
+			}
+		case v.fn != nil:
+			var k []effect
+			for _, t := range v.fn.effects {
+				e := t.e
+				if t.closureSig >= 0 {
+					e.Sig, e.SigParam = sigUnknown, -1
+				}
+				k = append(k, e)
+			}
+			switch {
+			case v.fn.named != nil && methodOf(v.fn.named, "os", "Process") && v.fn.named.Name() == "Kill":
+				k = append(k, effect{Sig: sigKill, SigParam: -1, Why: "Process.Kill"})
+			case v.fn.named != nil:
+				if ns := w.ps.summaryOf(v.fn.named); ns != nil {
+					k = append(k, ns.allKills()...)
+				}
+			}
+			if len(k) > 0 {
+				s.FuncIdx, s.FuncKills = i, k
+			}
+		}
+		if a := w.retAttr[i]; a != nil && a.group {
+			s.AttrIdx, s.AttrWhy = i, a.why
+		}
+	}
+}
+
+// block walks statements in order.
+func (w *walker) block(list []ast.Stmt) {
+	for _, s := range list {
+		w.stmt(s)
+	}
+}
+
+func (w *walker) arm(node ast.Node, i int, f func()) {
+	w.branch = append(w.branch, branchStep{node, i})
+	f()
+	w.branch = w.branch[:len(w.branch)-1]
+}
+
+func (w *walker) stmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		w.block(s.List)
+	case *ast.ExprStmt:
+		w.eval(s.X)
+	case *ast.AssignStmt:
+		w.assignStmt(s)
+	case *ast.DeclStmt:
+		if g, ok := s.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, sp := range g.Specs {
+				w.valueSpec(sp.(*ast.ValueSpec))
+			}
+		}
+	case *ast.IfStmt:
+		if s.Init != nil {
+			w.stmt(s.Init)
+		}
+		w.eval(s.Cond)
+		w.arm(s, 0, func() { w.block(s.Body.List) })
+		if s.Else != nil {
+			w.arm(s, 1, func() { w.stmt(s.Else) })
+		}
+	case *ast.ForStmt:
+		if s.Init != nil {
+			w.stmt(s.Init)
+		}
+		if s.Cond != nil {
+			w.eval(s.Cond)
+		}
+		if s.Post != nil {
+			w.stmt(s.Post)
+		}
+		w.block(s.Body.List)
+	case *ast.RangeStmt:
+		v := w.eval(s.X)
+		if v.inst != nil {
+			for _, e := range []ast.Expr{s.Key, s.Value} {
+				if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+					if obj := w.info.ObjectOf(id); obj != nil && holdsCmd(obj.Type()) {
+						w.env[obj] = value{inst: v.inst}
+					}
+				}
+			}
+		}
+		w.block(s.Body.List)
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			w.stmt(s.Init)
+		}
+		if s.Tag != nil {
+			w.eval(s.Tag)
+		}
+		w.clauses(s, s.Body)
+	case *ast.TypeSwitchStmt:
+		if s.Init != nil {
+			w.stmt(s.Init)
+		}
+		w.stmt(s.Assign)
+		w.clauses(s, s.Body)
+	case *ast.SelectStmt:
+		w.clauses(s, s.Body)
+	case *ast.LabeledStmt:
+		w.stmt(s.Stmt)
+	case *ast.GoStmt:
+		w.call(s.Call)
+	case *ast.DeferStmt:
+		w.call(s.Call)
+	case *ast.ReturnStmt:
+		w.ret(s)
+	case *ast.SendStmt:
+		c := w.eval(s.Chan)
+		v := w.eval(s.Value)
+		if v.inst != nil {
+			if c.inst != nil {
+				join(c.inst, v.inst)
+			} else {
+				w.escape(v.inst, "sent on a channel")
+			}
+		}
+	case *ast.IncDecStmt:
+		w.eval(s.X)
+	}
+}
+
+func (w *walker) clauses(node ast.Node, body *ast.BlockStmt) {
+	for i, c := range body.List {
+		w.arm(node, i, func() {
+			switch c := c.(type) {
+			case *ast.CaseClause:
+				for _, e := range c.List {
+					w.eval(e)
+				}
+				w.block(c.Body)
+			case *ast.CommClause:
+				if c.Comm != nil {
+					w.stmt(c.Comm)
+				}
+				w.block(c.Body)
+			}
+		})
+	}
+}
+
+func (w *walker) ret(s *ast.ReturnStmt) {
+	var vals []value
+	if len(s.Results) == 0 && w.cur == w.top && len(w.named) > 0 {
+		for _, o := range w.named {
+			vals = append(vals, w.env[o])
+		}
+	} else if len(s.Results) == 1 && w.nres > 1 {
+		vals = w.multi(s.Results[0], w.nres)
+	} else {
+		for _, e := range s.Results {
+			if fl, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+				vals = append(vals, w.closure(fl, true)) // called by whoever gets it
+				continue
+			}
+			vals = append(vals, w.eval(e))
+		}
+	}
+	if w.cur != w.top {
+		if f := w.curFn; f != nil {
+			for i, v := range vals {
+				for len(f.results) <= i {
+					f.results = append(f.results, value{})
+				}
+				if v.inst != nil && f.results[i].inst != nil {
+					join(f.results[i].inst, v.inst)
+				} else if f.results[i].inst == nil {
+					f.results[i] = v
+				}
+			}
+		}
+		return
+	}
+	if w.deferTo != nil || w.cancelOwner != nil {
+		return
+	}
+	for i, v := range vals {
+		if i >= len(w.results) {
+			break
+		}
+		if i < len(w.named) && v.inst != nil {
+			if x := w.stable[w.named[i]]; x != nil {
+				// return e assigns the named result, which deferred
+				// calls then see.
+				v.inst = join(x, v.inst)
+			}
+		}
+		switch {
+		case v.inst != nil:
+			v.inst.root().ret = true
+			if w.results[i].inst == nil {
+				w.results[i] = v
+			} else {
+				join(w.results[i].inst, v.inst)
+			}
+		case v.fn != nil && w.results[i].fn == nil:
+			w.results[i] = v
+		case v.attr != nil:
+			w.retAttr[i] = v.attr
+		}
+	}
+}
+
+func (w *walker) valueSpec(vs *ast.ValueSpec) {
+	if len(vs.Values) == 0 {
+		for _, id := range vs.Names {
+			if obj := w.info.ObjectOf(id); obj != nil && holdsCmd(obj.Type()) && !isCmd(obj.Type()) {
+				w.env[obj] = value{inst: w.ps.newInstance()} // a container, empty
+			}
+		}
+		return
+	}
+	if len(vs.Values) == 1 && len(vs.Names) > 1 {
+		vals := w.multi(vs.Values[0], len(vs.Names))
+		for i, id := range vs.Names {
+			w.assign(id, vals[i], nil)
+		}
+		return
+	}
+	for i, id := range vs.Names {
+		if i < len(vs.Values) {
+			w.assignOne(id, vs.Values[i])
+		}
+	}
+}
+
+func (w *walker) assignStmt(s *ast.AssignStmt) {
+	if len(s.Rhs) == 1 && len(s.Lhs) > 1 {
+		vals := w.multi(s.Rhs[0], len(s.Lhs))
+		for i, l := range s.Lhs {
+			w.assign(l, vals[i], nil)
+		}
+		return
+	}
+	if s.Tok != token.ASSIGN && s.Tok != token.DEFINE {
+		for _, e := range s.Rhs {
+			w.eval(e)
+		}
+		return
+	}
+	for i, l := range s.Lhs {
+		if i < len(s.Rhs) {
+			w.assignOne(l, s.Rhs[i])
+		}
+	}
+}
+
+// assignOne assigns one expression: a closure assigned to Cancel is
+// walked as the command's Cancel, one bound to a name waits for its call.
+func (w *walker) assignOne(l, r ast.Expr) {
+	if fl, ok := ast.Unparen(r).(*ast.FuncLit); ok {
+		if x, ok := w.cmdField(l, "Cancel"); ok {
+			w.cancelClosure(x, fl)
+			return
+		}
+		if _, ok := l.(*ast.Ident); ok {
+			w.assign(l, w.closure(fl, true), r)
+			return
+		}
+	}
+	w.assign(l, w.eval(r), r)
+}
+
+// cmdField reports whether l is x.name for a command x, and x's command.
+func (w *walker) cmdField(l ast.Expr, name string) (*instance, bool) {
+	sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return nil, false
+	}
+	s := w.info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal || !isCmd(s.Recv()) {
+		return nil, false
+	}
+	x := w.eval(sel.X).inst
+	if x == nil {
+		x = w.ps.newInstance()
+	}
+	return x, true
+}
+
+func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
+	switch l := ast.Unparen(l).(type) {
+	case *ast.Ident:
+		if l.Name == "_" {
+			return
+		}
+		obj := w.info.ObjectOf(l)
+		if obj == nil {
+			return
+		}
+		if gv, ok := obj.(*types.Var); ok && isGlobal(gv) {
+			w.global(gv, v)
+			return
+		}
+		if x := w.stable[obj]; x != nil {
+			if v.inst != nil {
+				join(x, v.inst)
+			}
+			return
+		}
+		w.env[obj] = v
+	case *ast.SelectorExpr:
+		sel := w.info.Selections[l]
+		if sel == nil {
+			if gv, ok := w.info.Uses[l.Sel].(*types.Var); ok {
+				w.global(gv, v)
+			}
+			return
+		}
+		if sel.Kind() != types.FieldVal {
+			return
+		}
+		f := sel.Obj().(*types.Var)
+		switch {
+		case isCmd(sel.Recv()) && f.Pkg() != nil && f.Pkg().Path() == "os/exec":
+			if x := w.eval(l.X).inst; x != nil {
+				w.setField(x, f.Name(), v, r)
+			}
+		case isSysProcAttr(sel.Recv()) && (f.Name() == "Setpgid" || f.Name() == "Setsid"):
+			if isFalse(w.info, r) {
+				return
+			}
+			why := fmt.Sprintf("%s = true", types.ExprString(l))
+			if in, ok := ast.Unparen(l.X).(*ast.SelectorExpr); ok && in.Sel.Name == "SysProcAttr" {
+				if x := w.eval(in.X).inst; x != nil {
+					rt := x.root()
+					if !rt.p.Group {
+						rt.p.Group, rt.p.GroupWhy = true, why
+					}
+					return
+				}
+			}
+			if a := w.eval(l.X).attr; a != nil {
+				a.setGroup(why)
+			}
+		case holdsCmd(f.Type()):
+			w.eval(l.X)
+			if v.inst != nil {
+				join(w.ps.field(f), v.inst)
+			}
+		case isInteger(f.Type()) && v.pid != nil:
+			w.eval(l.X)
+			join(w.ps.pidVar(f), v.pid)
+		default:
+			w.eval(l.X)
+		}
+	case *ast.IndexExpr:
+		c := w.eval(l.X)
+		w.eval(l.Index)
+		if c.inst != nil && v.inst != nil {
+			join(c.inst, v.inst)
+		}
+	case *ast.StarExpr:
+		w.assign(l.X, v, r)
+	}
+}
+
+func isGlobal(v *types.Var) bool {
+	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
+
+func (w *walker) global(gv *types.Var, v value) {
+	switch {
+	case holdsCmd(gv.Type()) && v.inst != nil:
+		if gv.Pkg() == w.ps.pass.Pkg {
+			join(w.ps.field(gv), v.inst)
+		} else {
+			w.escape(v.inst, "stored in "+gv.Pkg().Name()+"."+gv.Name())
+		}
+	case isInteger(gv.Type()) && v.pid != nil:
+		join(w.ps.pidVar(gv), v.pid)
+	}
+}
+
+func isFalse(info *types.Info, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func (w *walker) escape(x *instance, why string) {
+	r := x.root()
+	r.p.Escapes = append(r.p.Escapes, why)
+}
+
+// setField records cmd.name = v.
+func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
+	rt := x.root()
+	p := &rt.p
+	switch name {
+	case "SysProcAttr":
+		switch {
+		case v.attr != nil:
+			v.attr.insts = append(v.attr.insts, x)
+			if v.attr.group && !p.Group {
+				p.Group, p.GroupWhy = true, v.attr.why
+			}
+			p.GroupUnknown = p.GroupUnknown || v.attr.unknown
+		case r != nil && isNil(w.info, r):
+		default:
+			p.GroupUnknown = true
+		}
+	case "Cancel":
+		p.CancelSet = true
+		if p.CancelWhy == "" && r != nil {
+			p.CancelWhy = "Cancel = " + types.ExprString(r)
+		}
+		switch {
+		case r != nil && isNil(w.info, r):
+		case v.fn != nil:
+			p.Cancel = append(p.Cancel, w.fnKills(v.fn, r)...)
+		default:
+			p.Cancel = append(p.Cancel, w.here(effect{Unknown: true, SigParam: -1, Why: p.CancelWhy + ", which execcheck cannot follow"}))
+		}
+	case "WaitDelay":
+		if r != nil {
+			if tv, ok := w.info.Types[r]; ok && tv.Value != nil && constant.Sign(tv.Value) == 0 {
+				return
+			}
+		}
+		if !p.WaitDelay {
+			p.WaitDelay = true
+			p.WaitDelayWhy = "WaitDelay"
+			if r != nil {
+				p.WaitDelayWhy = "WaitDelay = " + types.ExprString(r)
+			}
+		}
+	case "Stdout", "Stderr":
+		if r == nil || isNil(w.info, r) {
+			return
+		}
+		if name == "Stdout" {
+			p.StdoutSet = true
+		} else {
+			p.StderrSet = true
+		}
+		t := w.info.TypeOf(r)
+		if t == nil || isFile(t) {
+			return
+		}
+		if !p.CopyPipe {
+			p.CopyPipe = true
+			what := "stdout"
+			if name == "Stderr" {
+				what = "stderr"
+			}
+			if types.IsInterface(t) {
+				p.CopyWhy = fmt.Sprintf("%s is an %s (%s), a pipe unless it holds an *os.File", what, shortType(t), types.ExprString(r))
+			} else {
+				p.CopyWhy = fmt.Sprintf("%s is a %s", what, shortType(t))
+			}
+		}
+	}
+}
+
+func isFile(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && named(p.Elem(), "os", "File")
+}
+
+// fnKills is what a function value assigned to Cancel kills.
+func (w *walker) fnKills(f *fnVal, r ast.Expr) []effect {
+	var k []effect
+	for _, t := range f.effects {
+		e := t.e
+		if t.closureSig >= 0 {
+			e.Sig, e.SigParam = sigUnknown, -1
+		}
+		k = append(k, e)
+	}
+	if f.named != nil && methodOf(f.named, "os", "Process") && f.named.Name() == "Kill" {
+		return append(k, w.here(effect{Sig: sigKill, SigParam: -1, Why: types.ExprString(r)}))
+	}
+	if f.named != nil {
+		if s := w.ps.summaryOf(f.named); s != nil {
+			for _, e := range s.allKills() {
+				if e.SigParam >= 0 {
+					e.Sig, e.SigParam = sigUnknown, -1
+				}
+				k = append(k, w.here(e))
+			}
+		}
+		if len(k) == 0 {
+			why := types.ExprString(r)
+			k = append(k, w.here(effect{Unknown: true, SigParam: -1, Why: "Cancel = " + why + ", which kills nothing execcheck can see"}))
+		}
+	}
+	return k
+}
+
+// here places an effect at the current statement.
+func (w *walker) here(e effect) effect {
+	e.scope = w.cur.id
+	e.branch = append([]branchStep(nil), w.branch...)
+	return e
+}
+
+// cancelClosure walks a closure assigned to x.Cancel: its kills are what
+// a cancel does.
+func (w *walker) cancelClosure(x *instance, fl *ast.FuncLit) {
+	rt := x.root()
+	rt.p.CancelSet = true
+	if rt.p.CancelWhy == "" {
+		rt.p.CancelWhy = "Cancel = func() ..."
+	}
+	before := len(rt.p.Cancel)
+	prevOwner, prevSeen := w.cancelOwner, w.cancelSeen
+	w.cancelOwner, w.cancelSeen = x, nil
+	w.funcBody(fl, nil)
+	seen := w.cancelSeen
+	w.cancelOwner, w.cancelSeen = prevOwner, prevSeen
+	rt = x.root()
+	if len(rt.p.Cancel) == before && len(seen) > 0 {
+		rt.p.Cancel = append(rt.p.Cancel, effect{Unknown: true, SigParam: -1, Why: fmt.Sprintf("Cancel calls %s, which execcheck cannot follow", seen[0])})
+	}
+}
+
+// closure walks a function literal. With wait, its kills are kept for
+// its call (a closure bound to a name); otherwise they count at once (a
+// goroutine, a timer, a deferred call).
+func (w *walker) closure(fl *ast.FuncLit, wait bool) value {
+	fv := &fnVal{}
+	if wait {
+		prev := w.deferTo
+		w.deferTo = fv
+		w.funcBody(fl, fv)
+		w.deferTo = prev
+	} else {
+		w.funcBody(fl, fv)
+	}
+	return value{fn: fv}
+}
+
+func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
+	w.ps.scopes++
+	sc := &scope{id: w.ps.scopes, params: map[types.Object]int{}}
+	if fv != nil {
+		fv.sc = sc
+	}
+	i := 0
+	for _, f := range fl.Type.Params.List {
+		names := f.Names
+		if len(names) == 0 {
+			i++
+			continue
+		}
+		for _, id := range names {
+			if obj := w.info.ObjectOf(id); obj != nil {
+				sc.params[obj] = i
+				switch t := obj.Type(); {
+				case isSignal(t):
+					w.env[obj] = value{isSig: true, sigParam: -1, closureSig: i, sigScope: sc}
+				case holdsCmd(t):
+					x := w.ps.newInstance()
+					w.env[obj] = value{inst: x}
+					if fv != nil {
+						x.param, x.closure = i, true
+						if fv.params == nil {
+							fv.params = map[int]*instance{}
+						}
+						fv.params[i] = x
+					}
+				}
+			}
+			i++
+		}
+	}
+	nres := 0
+	if fl.Type.Results != nil {
+		for _, f := range fl.Type.Results.List {
+			nres += max(len(f.Names), 1)
+		}
+	}
+	prevCur, prevBranch, prevFn, prevRes := w.cur, w.branch, w.curFn, w.nres
+	w.cur, w.branch, w.curFn, w.nres = sc, nil, fv, nres
+	w.block(fl.Body.List)
+	w.cur, w.branch, w.curFn, w.nres = prevCur, prevBranch, prevFn, prevRes
+}
+
+// multi evaluates an expression that yields n values.
+func (w *walker) multi(e ast.Expr, n int) []value {
+	var vals []value
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		vals = w.call(c)
+	} else {
+		vals = []value{w.eval(e)}
+	}
+	for len(vals) < n {
+		vals = append(vals, value{})
+	}
+	return vals
+}
+
+func (w *walker) eval(e ast.Expr) value {
+	switch e := e.(type) {
+	case nil:
+		return value{}
+	case *ast.ParenExpr:
+		return w.eval(e.X)
+	case *ast.Ident:
+		return w.ident(e)
+	case *ast.SelectorExpr:
+		return w.selector(e)
+	case *ast.CallExpr:
+		if vs := w.call(e); len(vs) > 0 {
+			return vs[0]
+		}
+	case *ast.UnaryExpr:
+		v := w.eval(e.X)
+		switch e.Op {
+		case token.SUB:
+			if v.pid != nil {
+				v.neg = !v.neg
+				return v
+			}
+			return value{}
+		case token.AND, token.ARROW:
+			return v
+		}
+	case *ast.StarExpr:
+		return w.eval(e.X)
+	case *ast.CompositeLit:
+		return w.composite(e)
+	case *ast.FuncLit:
+		return w.closure(e, false)
+	case *ast.IndexExpr:
+		v := w.eval(e.X)
+		w.eval(e.Index)
+		if v.inst != nil {
+			return value{inst: v.inst}
+		}
+	case *ast.SliceExpr:
+		v := w.eval(e.X)
+		w.eval(e.Low)
+		w.eval(e.High)
+		w.eval(e.Max)
+		if v.inst != nil {
+			return value{inst: v.inst}
+		}
+	case *ast.BinaryExpr:
+		w.eval(e.X)
+		w.eval(e.Y)
+	case *ast.TypeAssertExpr:
+		w.eval(e.X)
+	case *ast.KeyValueExpr:
+		w.eval(e.Key)
+		return w.eval(e.Value)
+	}
+	return value{}
+}
+
+func (w *walker) ident(id *ast.Ident) value {
+	obj := w.info.ObjectOf(id)
+	if obj == nil {
+		return value{}
+	}
+	if v, ok := w.env[obj]; ok {
+		return v
+	}
+	switch o := obj.(type) {
+	case *types.Var:
+		if isGlobal(o) {
+			return w.globalValue(o)
+		}
+		if holdsCmd(o.Type()) {
+			// A command from where this walk did not see it made.
+			v := value{inst: w.ps.newInstance()}
+			w.env[obj] = v
+			return v
+		}
+		if isContext(o.Type()) {
+			return value{isCtx: true, ctx: ctxCancel}
+		}
+	case *types.Func:
+		return value{fn: &fnVal{named: o}}
+	}
+	return value{}
+}
+
+func (w *walker) globalValue(o *types.Var) value {
+	if o.Pkg() != nil && o.Pkg().Path() == "os" {
+		switch o.Name() {
+		case "Kill":
+			return value{isSig: true, sig: sigKill, sigParam: -1, closureSig: -1}
+		case "Interrupt":
+			return value{isSig: true, sig: sigJob, sigParam: -1, closureSig: -1}
+		}
+	}
+	if o.Pkg() != w.ps.pass.Pkg {
+		return value{}
+	}
+	if holdsCmd(o.Type()) {
+		return value{inst: w.ps.field(o)}
+	}
+	if isInteger(o.Type()) {
+		return value{pid: w.ps.pidVar(o)}
+	}
+	return value{}
+}
+
+func (w *walker) selector(e *ast.SelectorExpr) value {
+	sel := w.info.Selections[e]
+	if sel == nil {
+		switch o := w.info.Uses[e.Sel].(type) {
+		case *types.Var:
+			return w.globalValue(o)
+		case *types.Func:
+			return value{fn: &fnVal{named: o}}
+		}
+		return value{}
+	}
+	switch sel.Kind() {
+	case types.FieldVal:
+		f := sel.Obj().(*types.Var)
+		x := w.eval(e.X)
+		if isCmd(sel.Recv()) && f.Pkg() != nil && f.Pkg().Path() == "os/exec" {
+			if x.inst == nil {
+				return value{}
+			}
+			switch f.Name() {
+			case "Process":
+				return value{proc: x.inst}
+			case "SysProcAttr":
+				a := &attrVal{insts: []*instance{x.inst}}
+				if r := x.inst.root(); r.p.Group {
+					a.group, a.why = true, r.p.GroupWhy
+				}
+				return value{attr: a}
+			}
+			return value{}
+		}
+		if f.Name() == "Pid" && isProcess(sel.Recv()) {
+			if x.proc != nil {
+				return value{pid: x.proc}
+			}
+			return value{}
+		}
+		if holdsCmd(f.Type()) {
+			return value{inst: w.ps.field(f)}
+		}
+		if isInteger(f.Type()) {
+			return value{pid: w.ps.pidVar(f)}
+		}
+	case types.MethodVal:
+		w.eval(e.X)
+		if fn, ok := sel.Obj().(*types.Func); ok {
+			return value{fn: &fnVal{named: fn}}
+		}
+	}
+	return value{}
+}
+
+func (w *walker) composite(e *ast.CompositeLit) value {
+	t := w.info.TypeOf(e)
+	switch {
+	case t == nil:
+	case isCmd(t) && !isPointerType(t):
+		x := w.ps.newInstance()
+		var progArgs []ast.Expr
+		for _, el := range e.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			k, _ := kv.Key.(*ast.Ident)
+			if k == nil {
+				continue
+			}
+			if k.Name == "Path" {
+				progArgs = append([]ast.Expr{kv.Value}, progArgs...)
+			}
+			if k.Name == "Cancel" {
+				if fl, ok := ast.Unparen(kv.Value).(*ast.FuncLit); ok {
+					w.cancelClosure(x, fl)
+					continue
+				}
+			}
+			w.setField(x, k.Name, w.eval(kv.Value), kv.Value)
+		}
+		w.made(x, e, nil, progArgs, false)
+		return value{inst: x}
+	case isSysProcAttr(t):
+		a := &attrVal{}
+		for _, el := range e.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			w.eval(kv.Value)
+			if k, ok := kv.Key.(*ast.Ident); ok && (k.Name == "Setpgid" || k.Name == "Setsid") && !isFalse(w.info, kv.Value) {
+				a.setGroup(fmt.Sprintf("SysProcAttr{%s: %s}", k.Name, types.ExprString(kv.Value)))
+			}
+		}
+		return value{attr: a}
+	}
+	var container *instance
+	if t != nil && holdsCmd(t) {
+		container = w.ps.newInstance()
+	}
+	st, _ := derefStruct(t)
+	for _, el := range e.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok && st != nil {
+			v := w.eval(kv.Value)
+			if k, ok := kv.Key.(*ast.Ident); ok {
+				if f, ok := w.info.ObjectOf(k).(*types.Var); ok && f.IsField() {
+					switch {
+					case holdsCmd(f.Type()) && v.inst != nil:
+						join(w.ps.field(f), v.inst)
+					case isInteger(f.Type()) && v.pid != nil:
+						join(w.ps.pidVar(f), v.pid)
+					}
+				}
+			}
+			continue
+		}
+		v := w.eval(el)
+		if container != nil && v.inst != nil {
+			join(container, v.inst)
+		}
+	}
+	if container != nil {
+		return value{inst: container}
+	}
+	return value{}
+}
+
+func isPointerType(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok
+}
+
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	if t == nil {
+		return nil, false
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	s, ok := t.Underlying().(*types.Struct)
+	return s, ok
+}
+
+// made records a creation of x at call.
+func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []ast.Expr, variadic bool) {
+	c := creation{Where: w.ps.where(call.Pos()), Ctx: ctxNone, CtxParam: -1, Prog: program(w.info, progArgs, variadic)}
+	if ctxExpr != nil {
+		c.Ctx, c.CtxParam = w.ctxOf(ctxExpr)
+	}
+	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
+	r := x.root()
+	r.p.Creations = append(r.p.Creations, c)
+	r.local = append(r.local, &localCreation{call: call, ctxExpr: ctxExpr})
+}
+
+func (w *walker) ctxOf(e ast.Expr) (ctxKind, int) {
+	v := w.eval(e)
+	if v.isCtx {
+		return v.ctx, v.ctxParam
+	}
+	return ctxCancel, -1
+}
+
+// sigOf reads a signal argument.
+func (w *walker) sigOf(e ast.Expr) value {
+	if e == nil {
+		return value{isSig: true, sig: sigUnknown, sigParam: -1, closureSig: -1}
+	}
+	if tv, ok := w.info.Types[e]; ok && tv.Value != nil {
+		if n, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
+			return value{isSig: true, sig: sigNumber(n), sigParam: -1, closureSig: -1}
+		}
+	}
+	v := w.eval(e)
+	if v.isSig {
+		return v
+	}
+	return value{isSig: true, sig: sigUnknown, sigParam: -1, closureSig: -1}
+}
+
+func sigNumber(n int64) sigKind {
+	switch n {
+	case 0:
+		return sigProbe
+	case 9:
+		return sigKill
+	case 2, 3:
+		return sigJob
+	}
+	return sigOther
+}
+
+// kill records a kill or signal of target (a command, its process or its
+// pid), where the walk stands: into the Cancel being walked, into the
+// closure whose call it waits for, or onto the command.
+func (w *walker) kill(target *instance, group bool, sv value, why string) {
+	e := effect{Group: group, Sig: sv.sig, SigParam: -1, Why: why}
+	closureSig := -1
+	switch {
+	case sv.closureSig >= 0 && w.deferTo != nil && sv.sigScope == w.deferTo.sc:
+		closureSig = sv.closureSig
+	case sv.sigParam >= 0 && sv.sigScope == w.top:
+		e.SigParam = sv.sigParam
+	case sv.sigParam >= 0 || sv.closureSig >= 0:
+		e.Sig = sigUnknown
+	}
+	w.record(target, w.here(e), closureSig)
+}
+
+func (w *walker) record(target *instance, e effect, closureSig int) {
+	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
+		return
+	}
+	se := e
+	if closureSig >= 0 {
+		se.Sig = sigUnknown
+	}
+	w.sum.Kills = append(w.sum.Kills, se)
+	switch {
+	case w.cancelOwner != nil:
+		r := w.cancelOwner.root()
+		r.p.Cancel = append(r.p.Cancel, se)
+	case w.deferTo != nil:
+		w.deferTo.effects = append(w.deferTo.effects, targeted{inst: target, e: e, closureSig: closureSig})
+	case target != nil:
+		r := target.root()
+		r.p.Kills = append(r.p.Kills, e)
+	}
+}
+
+func (w *walker) addRun(x *instance, rs *runSite) {
+	r := x.root()
+	r.runs = append(r.runs, rs)
+	if r.param >= 0 {
+		r.p.Runs = append(r.p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+	}
+}
+
+// runAt records, at the call c of the helper via, a run the helper makes
+// (or its own helper, ri.Via).
+func (w *walker) runAt(x *instance, ri runInfo, c *ast.CallExpr, via string) {
+	if ri.Via != "" {
+		via += " → " + ri.Via
+	}
+	w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: via, opts: ri.Opts})
+}
+
+// call evaluates a call and returns its results.
+func (w *walker) call(c *ast.CallExpr) []value {
+	fun := ast.Unparen(c.Fun)
+	if tv, ok := w.info.Types[fun]; ok && tv.IsType() {
+		if len(c.Args) == 1 {
+			return []value{w.eval(c.Args[0])}
+		}
+		return nil
+	}
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := w.info.Uses[id].(*types.Builtin); ok {
+			return w.builtin(b, c)
+		}
+	}
+	if fl, ok := fun.(*ast.FuncLit); ok {
+		for _, a := range c.Args {
+			w.eval(a)
+		}
+		w.closure(fl, false)
+		return nil
+	}
+	fn, _ := typeutil.Callee(w.info, c).(*types.Func)
+	var recv value
+	var recvExpr ast.Expr
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if s := w.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+			recvExpr = sel.X
+			recv = w.eval(sel.X)
+		}
+	}
+	args := make([]value, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = w.eval(a)
+	}
+	if recv.pipe != nil && fn != nil && fn.Name() == "WriteTo" {
+		w.readToEOF(recv, fn)
+	}
+	for _, a := range args {
+		if a.pipe == nil {
+			continue
+		}
+		switch {
+		case funcIs(fn, "bufio", "NewReader", "NewReaderSize") || funcIs(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
+			return []value{{pipe: a.pipe, what: a.what}}
+		case funcIs(fn, "io", "ReadFull", "ReadAtLeast"):
+		default:
+			w.readToEOF(a, fn)
+		}
+	}
+	switch {
+	case methodOf(fn, "os/exec", "Cmd"):
+		return w.cmdMethod(c, fn.Name(), recv, recvExpr)
+	case methodOf(fn, "os", "Process"):
+		if recv.proc != nil || w.cancelOwner != nil || w.deferTo != nil {
+			switch fn.Name() {
+			case "Kill":
+				w.kill(recv.proc, false, value{isSig: true, sig: sigKill, sigParam: -1, closureSig: -1}, types.ExprString(c))
+			case "Signal":
+				if len(c.Args) == 1 {
+					w.kill(recv.proc, false, w.sigOf(c.Args[0]), types.ExprString(c))
+				}
+			}
+		}
+		return nil
+	case funcIs(fn, "os/exec", "Command"):
+		x := w.ps.newInstance()
+		w.made(x, c, nil, c.Args, c.Ellipsis.IsValid())
+		return []value{{inst: x}}
+	case funcIs(fn, "os/exec", "CommandContext"):
+		x := w.ps.newInstance()
+		if len(c.Args) > 0 {
+			w.made(x, c, c.Args[0], c.Args[1:], c.Ellipsis.IsValid())
+		}
+		return []value{{inst: x}}
+	case funcIs(fn, "context", "Background", "TODO"):
+		return []value{{isCtx: true, ctx: ctxBackground}}
+	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
+		return []value{{isCtx: true, ctx: ctxCancel}}
+	case fn != nil && fn.Pkg() != nil && isUnixPkg(fn.Pkg().Path()) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
+		if len(c.Args) == 2 {
+			t := args[0]
+			group := t.neg || fn.Name() == "Killpg"
+			if u, ok := ast.Unparen(c.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.SUB {
+				group = true
+			}
+			w.kill(t.pid, group, w.sigOf(c.Args[1]), types.ExprString(c))
+		}
+		return nil
+	case fn != nil && fn.Pkg() != nil && isUnixPkg(fn.Pkg().Path()) && fn.Name() == "Getpgid":
+		if len(args) == 1 {
+			return []value{{pid: args[0].pid}, {}}
+		}
+		return nil
+	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == cancelpolicyPath:
+		return w.policy(c, fn, args)
+	case funcIs(fn, "reflect", "ValueOf"):
+		if len(args) == 1 && args[0].inst != nil {
+			r := args[0].inst.root()
+			if r.p.Reflected == "" {
+				r.p.Reflected = types.ExprString(c) + " at " + w.ps.where(c.Pos())
+			}
+		}
+		return []value{{}}
+	case fn != nil && funcIs(fn, "time", "AfterFunc"):
+		if len(args) == 2 && args[1].fn != nil {
+			w.callFn(args[1].fn, nil, nil, c)
+		}
+		return []value{{}}
+	}
+	if fn != nil && !isInterfaceMethod(fn) {
+		if s := w.ps.summaryOf(fn); s != nil {
+			return w.apply(s, fn, c, args)
+		}
+		w.passedOn(c, fn, args, false)
+		return nil
+	}
+	// A function value or an interface method.
+	if fn == nil {
+		if v := w.eval(fun); v.fn != nil {
+			if v.fn.named != nil {
+				if s := w.ps.summaryOf(v.fn.named); s != nil {
+					return w.apply(s, v.fn.named, c, args)
+				}
+				return nil
+			}
+			w.callFn(v.fn, args, c.Args, c)
+			return v.fn.results
+		}
+	}
+	w.passedOn(c, fn, args, true)
+	return nil
+}
+
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+// passedOn handles a call execcheck does not follow: commands passed to
+// it escape (dynamic: a function value or an interface method), closures
+// passed to it are called, and a Cancel being walked notes it.
+func (w *walker) passedOn(c *ast.CallExpr, fn *types.Func, args []value, dynamic bool) {
+	name := types.ExprString(c.Fun)
+	for _, a := range args {
+		if a.fn != nil && a.fn.sc != nil && len(a.fn.effects) > 0 {
+			w.callFn(a.fn, nil, nil, c)
+		}
+		if a.inst != nil && dynamic {
+			w.escape(a.inst, "passed to "+name+", which execcheck cannot follow")
+		}
+	}
+	if w.cancelOwner != nil && (dynamic || fn == nil || !quietPkg(fn.Pkg())) {
+		w.cancelSeen = append(w.cancelSeen, name)
+	}
+}
+
+// quietPkg reports whether calls into pkg never kill a process: a Cancel
+// calling only those kills nothing but what execcheck saw.
+func quietPkg(p *types.Package) bool {
+	if p == nil {
+		return false
+	}
+	switch p.Path() {
+	case "syscall", "golang.org/x/sys/unix", "golang.org/x/sys/windows", "os", "os/exec":
+		return false
+	}
+	return !hasDot(p.Path())
+}
+
+func hasDot(path string) bool {
+	for i := 0; i < len(path) && path[i] != '/'; i++ {
+		if path[i] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// callFn applies a closure's kills at its call.
+func (w *walker) callFn(f *fnVal, args []value, argExprs []ast.Expr, c *ast.CallExpr) {
+	retarget := map[*instance]*instance{}
+	argExpr := func(i int) ast.Expr {
+		if i < len(argExprs) {
+			return argExprs[i]
+		}
+		return nil
+	}
+	for i, x := range f.params {
+		if i >= len(args) || args[i].inst == nil {
+			continue
+		}
+		r := x.root()
+		p := r.p.clone()
+		w.applyProps(args[i].inst, &p, c, types.ExprString(c.Fun), argExpr)
+		retarget[r] = args[i].inst
+	}
+	for _, t := range f.effects {
+		if t.inst != nil {
+			if a := retarget[t.inst.root()]; a != nil {
+				t.inst = a
+			}
+		}
+		e := t.e
+		e.scope, e.branch = w.here(e).scope, w.here(e).branch
+		cs := -1
+		if t.closureSig >= 0 {
+			if t.closureSig < len(argExprs) {
+				sv := w.sigOf(argExprs[t.closureSig])
+				e.Sig, e.SigParam = sv.sig, -1
+				switch {
+				case sv.closureSig >= 0 && w.deferTo != nil && sv.sigScope == w.deferTo.sc:
+					cs = sv.closureSig
+				case sv.sigParam >= 0 && sv.sigScope == w.top:
+					e.SigParam = sv.sigParam
+				case sv.sigParam >= 0 || sv.closureSig >= 0:
+					e.Sig = sigUnknown
+				}
+			} else {
+				e.Sig = sigUnknown
+			}
+		}
+		w.record(t.inst, e, cs)
+	}
+	if f.named != nil && args == nil {
+		if s := w.ps.summaryOf(f.named); s != nil {
+			for _, e := range s.allKills() {
+				if e.SigParam >= 0 {
+					e.Sig, e.SigParam = sigUnknown, -1
+				}
+				w.record(nil, w.here(e), -1)
+			}
+		}
+	}
+}
+
+func (w *walker) builtin(b *types.Builtin, c *ast.CallExpr) []value {
+	var vals []value
+	for _, a := range c.Args {
+		vals = append(vals, w.eval(a))
+	}
+	if b.Name() == "append" && len(vals) > 0 {
+		var into *instance
+		for _, v := range vals {
+			if v.inst == nil {
+				continue
+			}
+			if into == nil {
+				into = v.inst
+			} else {
+				into = join(into, v.inst)
+			}
+		}
+		if into != nil {
+			return []value{{inst: into}}
+		}
+	}
+	return []value{{}}
+}
+
+// cmdMethod handles a method of *exec.Cmd.
+func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr ast.Expr) []value {
+	x := recv.inst
+	if x == nil {
+		x = w.ps.newInstance()
+	}
+	r := x.root()
+	switch name {
+	case "Run":
+		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr})
+		return []value{{}}
+	case "Start":
+		w.addRun(x, &runSite{kind: runStart, call: c, pos: c.Pos(), cmdExpr: recvExpr})
+		return []value{{}}
+	case "Output", "CombinedOutput":
+		if !r.p.CopyPipe {
+			r.p.CopyPipe, r.p.CopyWhy = true, fmt.Sprintf("the output is collected by %s()", name)
+		}
+		k := runOutput
+		if name == "CombinedOutput" {
+			k = runCombined
+		}
+		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: recvExpr})
+		return []value{{}, {}}
+	case "StdoutPipe", "StderrPipe":
+		what := "stdout"
+		if name == "StdoutPipe" {
+			r.p.StdoutSet = true
+		} else {
+			r.p.StderrSet = true
+			what = "stderr"
+		}
+		return []value{{pipe: x, what: what}, {}}
+	}
+	return []value{{}, {}}
+}
+
+// readToEOF records that a command's output pipe is read until EOF (by
+// io.ReadAll, io.Copy, a bufio.Scanner, or a call execcheck does not
+// follow): that read lasts as long as any descendant holds the pipe.
+func (w *walker) readToEOF(v value, fn *types.Func) {
+	r := v.pipe.root()
+	if r.p.ReadPipe {
+		return
+	}
+	by := "a function value"
+	if fn != nil {
+		by = fn.Name()
+		if fn.Pkg() != nil {
+			by = fn.Pkg().Name() + "." + by
+		}
+	}
+	name := "StdoutPipe"
+	if v.what == "stderr" {
+		name = "StderrPipe"
+	}
+	r.p.ReadPipe = true
+	r.p.ReadWhy = fmt.Sprintf("%s is read from %s() until EOF (%s), which WaitDelay does not close", v.what, name, by)
+}
+
+// policy handles cancelpolicy.Run, Start and Apply.
+func (w *walker) policy(c *ast.CallExpr, fn *types.Func, args []value) []value {
+	switch fn.Name() {
+	case "Run", "Start":
+		if len(args) < 2 {
+			return nil
+		}
+		x := args[1].inst
+		if x == nil {
+			x = w.ps.newInstance()
+		}
+		k := runPolicyRun
+		if fn.Name() == "Start" {
+			k = runPolicyStart
+		}
+		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: c.Args[1], opts: len(c.Args) > 2})
+		if k == runPolicyStart {
+			return []value{{}, {}}
+		}
+		return []value{{}}
+	case "Apply":
+		if len(args) < 1 || args[0].inst == nil {
+			return []value{{}}
+		}
+		r := args[0].inst.root()
+		if !r.p.Applied {
+			r.p.Applied, r.p.AppliedWhy = true, types.ExprString(c)
+		}
+		r.applies = append(r.applies, c)
+		if !r.p.WaitDelay {
+			r.p.WaitDelay, r.p.WaitDelayWhy = true, "cancelpolicy.Apply's WaitDelay"
+		}
+		if !r.p.Group {
+			r.p.Group, r.p.GroupWhy = true, "cancelpolicy.Apply's Setpgid"
+		}
+		return []value{{}}
+	}
+	return nil
+}
+
+// apply applies a callee's summary at a call.
+func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value) []value {
+	argExpr := func(i int) ast.Expr {
+		if i < len(c.Args) {
+			return c.Args[i]
+		}
+		return nil
+	}
+	argVal := func(i int) value {
+		if i < len(args) {
+			return args[i]
+		}
+		return value{}
+	}
+	via := fn.Name()
+	w.ps.called[fn.Origin()] = true
+	for i, p := range s.Params {
+		a := argVal(i)
+		if a.inst == nil {
+			continue
+		}
+		if h := s.held[i]; h != nil && fn.Pkg() == w.ps.pass.Pkg {
+			join(h, a.inst)
+			continue
+		}
+		w.applyProps(a.inst, p, c, via, argExpr)
+	}
+	for i, ks := range s.PidParams {
+		a := argVal(i)
+		if a.pid == nil {
+			a.pid = a.proc
+		}
+		for _, e := range ks {
+			e = w.resolve(e, argExpr)
+			e.Why += " (in " + via + ")"
+			e.Group = e.Group != a.neg
+			w.record(a.pid, w.here(e), -1)
+		}
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	n := 1
+	if sig != nil {
+		n = max(sig.Results().Len(), 1)
+	}
+	res := make([]value, n)
+	if s.Result != nil && s.ResultIdx < n {
+		res[s.ResultIdx] = value{inst: w.fromResult(s.Result, c, argExpr, via)}
+	}
+	if s.ResultArg >= 0 && s.ResultIdx >= 0 && s.ResultIdx < n {
+		res[s.ResultIdx] = value{inst: argVal(s.ResultArg).inst}
+	}
+	if s.AttrIdx >= 0 && s.AttrIdx < n {
+		a := &attrVal{}
+		a.setGroup(s.AttrWhy + " (from " + via + ")")
+		res[s.AttrIdx] = value{attr: a}
+	}
+	if s.FuncIdx >= 0 && s.FuncIdx < n {
+		fv := &fnVal{}
+		for _, e := range s.FuncKills {
+			fv.effects = append(fv.effects, targeted{e: w.here(w.resolve(e, argExpr)), closureSig: -1})
+		}
+		res[s.FuncIdx] = value{fn: fv}
+	}
+	return res
+}
+
+// resolve replaces a signal parameter by the argument at the call.
+func (w *walker) resolve(e effect, argExpr func(int) ast.Expr) effect {
+	if e.SigParam < 0 {
+		return e
+	}
+	sv := w.sigOf(argExpr(e.SigParam))
+	e.Sig, e.SigParam = sv.sig, -1
+	if sv.sigParam >= 0 && sv.sigScope == w.top {
+		e.SigParam = sv.sigParam
+	} else if sv.sigParam >= 0 || sv.closureSig >= 0 {
+		e.Sig = sigUnknown
+	}
+	return e
+}
+
+// applyProps applies what a callee does to its command parameter to the
+// command passed.
+func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, argExpr func(int) ast.Expr) {
+	q := p.clone()
+	kills, runs := q.Kills, q.Runs
+	q.Kills, q.Runs = nil, nil
+	for i := range q.Cancel {
+		q.Cancel[i] = w.here(w.resolve(q.Cancel[i], argExpr))
+	}
+	if q.CancelSet && q.CancelWhy != "" {
+		q.CancelWhy += " (in " + via + ")"
+	}
+	if q.GroupWhy != "" {
+		q.GroupWhy += " (in " + via + ")"
+	}
+	if q.WaitDelayWhy != "" {
+		q.WaitDelayWhy += " (in " + via + ")"
+	}
+	r := x.root()
+	r.p.merge(&q)
+	for _, e := range kills {
+		e = w.resolve(e, argExpr)
+		e.Why += " (in " + via + ")"
+		w.record(x, w.here(e), -1)
+	}
+	for _, ri := range runs {
+		w.runAt(x, ri, c, via)
+	}
+}
+
+// fromResult makes the command a constructor returns, at its call.
+func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.Expr, via string) *instance {
+	x := w.ps.newInstance()
+	q := res.clone()
+	runs := q.Runs
+	q.Runs = nil
+	defer func() {
+		for _, ri := range runs {
+			w.runAt(x, ri, c, via)
+		}
+	}()
+	for i := range q.Kills {
+		q.Kills[i] = w.here(w.resolve(q.Kills[i], argExpr))
+	}
+	for i := range q.Cancel {
+		q.Cancel[i] = w.here(w.resolve(q.Cancel[i], argExpr))
+	}
+	for i := range q.Creations {
+		cr := &q.Creations[i]
+		var ctxExpr ast.Expr
+		if cr.Ctx == ctxParam {
+			ctxExpr = argExpr(cr.CtxParam)
+			if ctxExpr != nil {
+				cr.Ctx, cr.CtxParam = w.ctxOf(ctxExpr)
+			} else {
+				cr.Ctx, cr.CtxParam = ctxCancel, -1
+			}
+		}
+		if ig, bad := w.ps.ignores.at(c.Pos()); ig != "" || bad {
+			cr.Ignore, cr.Bad = ig, bad
+		}
+		x.local = append(x.local, &localCreation{call: c, ctxExpr: ctxExpr})
+	}
+	x.p = q
+	return x
+}

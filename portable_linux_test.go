@@ -1,3 +1,0 @@
-package exectest_test
-
-const onLinux = true

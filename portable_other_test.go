@@ -1,5 +1,0 @@
-//go:build unix && !linux
-
-package exectest_test
-
-const onLinux = false

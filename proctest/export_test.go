@@ -1,4 +1,0 @@
-package proctest
-
-// VerifyTestMainCode runs VerifyTestMain without exiting.
-var VerifyTestMainCode = verifyTestMain
