@@ -315,6 +315,9 @@ func (d *Descendant) cleanup() {
 		}
 		return false
 	})
+	// And any other orphan the test process adopted that died since: the
+	// code under test's, which nothing else reaps.
+	proc.ReapAdopted()
 	if err := d.tracker.Close(); err != nil {
 		errs = append(errs, err)
 	}

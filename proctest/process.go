@@ -36,6 +36,12 @@ type Process struct {
 	// Holds names the command's pipes of which the process holds a write
 	// end, in exectest's reports: "stdout pipe:[1234] (fd 1)".
 	Holds []string
+	// Adopted says that the test process, a child subreaper, did not
+	// start the process: it came to it as an orphan when its own parent
+	// exited (a double fork, a setsid daemon, what is left of a group
+	// another library killed). Linux only, where Go keeps a pidfd for
+	// every process it starts; false elsewhere.
+	Adopted bool
 }
 
 // String is the process on one line: pid, role, parent, group, session,

@@ -25,6 +25,9 @@ type TestingT interface {
 // dead, and the processes of an exectest fixture still in use are left to
 // its own check. Like goleak's Find, it only finds: [VerifyNone] (and
 // exectest.VerifyTestMain, after all tests) also kills what it reports.
+// It also reaps, by pid, the zombies of the orphans the test process
+// adopted as child subreaper (see [Process].Adopted), which nothing else
+// would: never a process that os/exec started.
 //
 // What it can attribute: processes below the test process. A process that
 // escaped by a double fork or setsid and whose parent exited is below it
@@ -52,6 +55,9 @@ func Find(opts ...Option) error {
 }
 
 func find(c verifyConfig) []Process {
+	// The zombies of orphans the test process adopted: no one else can
+	// reap them, and they would pile up for the test binary's life.
+	proc.ReapAdopted()
 	var found []Process
 	backoff.Poll(c.maxWait, time.Millisecond, 100*time.Millisecond, func() bool {
 		found = c.unexpected()

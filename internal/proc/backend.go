@@ -95,6 +95,9 @@ type backend struct {
 	// and holdsFIFOIn says whether one process does.
 	fifoHolders func(folders []string) []Identity
 	holdsFIFOIn func(pid int, folders []string) bool
+	// startedHere lists the processes the test process started and has
+	// not waited for yet; false where it cannot tell.
+	startedHere func() (map[int]bool, bool)
 	// pids lists every process.
 	pids func() []int
 	// argsHold says whether one of a process's arguments holds s (the

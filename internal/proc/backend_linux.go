@@ -38,6 +38,7 @@ func init() {
 		fifoHolders:     linuxFIFOHolders,
 		holdsFIFOIn:     linuxHoldsFIFOIn,
 		pids:            linuxPIDs,
+		startedHere:     linuxStartedHere,
 		ignored:         linuxIgnored,
 	}
 	// A bad value is the Linux mode here; exectest and proctest report

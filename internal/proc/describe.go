@@ -2,6 +2,7 @@ package proc
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ type Facts struct {
 	Role            string   // what the toolkit knows it as: "descendant", "fixture child", ...
 	Stdio           []string // "fd 1 pipe:[1234]", ... for fds 0-2
 	Holds           []string // the command's pipes it holds a write end of (see [Process.Label])
+	Adopted         bool     // the test process did not start it: see [Adopted]
 }
 
 // Process is the facts of a process and its open descriptors.
@@ -39,7 +41,8 @@ func Describe(id Identity, role string) (Process, bool) {
 	if err != nil || s.Zombie() {
 		return Process{}, false
 	}
-	p := Process{Facts: Facts{PID: id.PID, Start: id.Start, PPID: s.PPID, PGID: s.PGID, SID: s.SID, State: s.State, Role: role}}
+	p := Process{Facts: Facts{PID: id.PID, Start: id.Start, PPID: s.PPID, PGID: s.PGID, SID: s.SID, State: s.State, Role: role,
+		Adopted: Adopted(id, s.PPID)}}
 	if gp, err := process.NewProcess(int32(id.PID)); err == nil {
 		if args, err := gp.CmdlineSlice(); err == nil {
 			p.Cmdline = joinArgs(args)
@@ -78,14 +81,23 @@ func (p *Process) Label(pipes map[string]string) {
 }
 
 // String is one line: pid, role, parent, group, session, state, age,
-// command line and what its standard descriptors point to.
+// command line and what its standard descriptors point to. A parent that
+// is the test process (the one that formats the line) says so, and
+// whether it adopted the process instead of starting it.
 func (p Facts) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pid %d", p.PID)
 	if p.Role != "" {
 		fmt.Fprintf(&b, " (%s)", p.Role)
 	}
-	fmt.Fprintf(&b, ": ppid %d, pgid %d, sid %d, state %s, started %s ago: %s", p.PPID, p.PGID, p.SID, p.State, ageText(p.Age), shorten(p.Cmdline))
+	fmt.Fprintf(&b, ": ppid %d", p.PPID)
+	switch {
+	case p.PPID == os.Getpid() && p.Adopted:
+		b.WriteString(" (the test process, adopted: its own parent exited)")
+	case p.PPID == os.Getpid():
+		b.WriteString(" (the test process)")
+	}
+	fmt.Fprintf(&b, ", pgid %d, sid %d, state %s, started %s ago: %s", p.PGID, p.SID, p.State, ageText(p.Age), shorten(p.Cmdline))
 	if len(p.Holds) > 0 {
 		fmt.Fprintf(&b, "; holds the write end of the command's %s", strings.Join(p.Holds, " and "))
 	} else if len(p.Stdio) > 0 {

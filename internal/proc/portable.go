@@ -43,6 +43,7 @@ func init() {
 		fifoHolders:     func([]string) []Identity { return nil },
 		holdsFIFOIn:     func(int, []string) bool { return false },
 		pids:            psPIDs,
+		startedHere:     func() (map[int]bool, bool) { return nil, false },
 		argsHold:        psArgsHold,
 		ignored:         func(int) (SignalSet, bool) { return 0, false },
 	}

@@ -10,11 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -71,12 +69,6 @@ func FixtureFolder(t testing.TB, dir, name string) string {
 		t.Fatal(err)
 	}
 	return marker
-}
-
-// AwaitDead reports whether id is dead (a zombie counts) within d: the
-// kernel tears a killed process down a moment after the signal.
-func AwaitDead(id proc.Identity, d time.Duration) bool {
-	return backoff.Poll(d, time.Millisecond, 20*time.Millisecond, func() bool { return !id.Alive() })
 }
 
 // SigIgnored reports, from /proc/PID/status, whether the process ignores

@@ -1,0 +1,59 @@
+package proc
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// linuxStartedHere lists the processes the test process holds a pidfd
+// for: those os.StartProcess started and nobody has waited for yet (and
+// those the toolkit watches). ok is false where Go starts processes
+// without one.
+func linuxStartedHere() (started map[int]bool, ok bool) {
+	if !goUsesPidfds() {
+		return nil, false
+	}
+	return ownPidfds(), true
+}
+
+// goUsesPidfds says whether Go, in this process, keeps a pidfd for every
+// process it starts or finds: os.FindProcess of the test process itself
+// then holds one.
+var goUsesPidfds = sync.OnceValue(func() bool {
+	p, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		return false
+	}
+	defer p.Release()
+	return ownPidfds()[os.Getpid()]
+})
+
+// ownPidfds lists the pids the test process holds a pidfd for, from
+// /proc/self/fdinfo's Pid line.
+func ownPidfds() map[int]bool {
+	pids := map[int]bool{}
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return pids
+	}
+	for _, e := range entries {
+		target, err := os.Readlink("/proc/self/fd/" + e.Name())
+		if err != nil || target != "anon_inode:[pidfd]" && !strings.HasPrefix(target, "pidfd:") {
+			continue
+		}
+		info, err := os.ReadFile("/proc/self/fdinfo/" + e.Name())
+		if err != nil {
+			continue
+		}
+		for line := range strings.Lines(string(info)) {
+			if v, ok := strings.CutPrefix(line, "Pid:"); ok {
+				if pid, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && pid > 0 {
+					pids[pid] = true
+				}
+			}
+		}
+	}
+	return pids
+}

@@ -1,0 +1,137 @@
+package proctest_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest/internal/backoff"
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/proctest"
+)
+
+// A check reaps the zombie of an orphan the test process adopted (the
+// background child of a shell that exited, which then ended), which
+// nothing else would; the zombie of a process os/exec started is left for
+// its Wait, which then succeeds.
+func TestChecksReapAdoptedZombies(t *testing.T) {
+	needSubreaper(t)
+	adopted := orphan(t, "0.05")
+	started := exec.Command("/bin/true")
+	if err := started.Start(); err != nil {
+		t.Fatal(err)
+	}
+	startedID, err := proc.Identify(started.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []proc.Identity{adopted, startedID} {
+		if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
+			s, err := id.Stat()
+			return err == nil && s.Zombie()
+		}) {
+			t.Fatalf("%v: not a zombie of the test process within 5s", id)
+		}
+	}
+
+	proctest.Find(proctest.MaxWait(time.Millisecond))
+
+	if _, err := adopted.Stat(); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the adopted orphan's zombie %v after a check: got %v, want it reaped", adopted, err)
+	}
+	if s, err := startedID.Stat(); err != nil || !s.Zombie() {
+		t.Errorf("the zombie os/exec started, %v, after a check: got %+v, %v, want it left for its Wait", startedID, s, err)
+	}
+	if err := started.Wait(); err != nil {
+		t.Errorf("Wait of the process os/exec started, after a check: got %v, want nil", err)
+	}
+}
+
+// A report names the test process as the parent, and says of a process
+// the test process adopted (its own parent exited) that it was adopted,
+// not started by the test binary.
+func TestReportNamesTheTestProcessAndAdopted(t *testing.T) {
+	needSubreaper(t)
+	base := proctest.IgnoreCurrent()
+	started := leak(t, "38")
+	adopted := orphan(t, "39")
+	var seen []proctest.Process
+	record := proctest.IgnoreProcess(func(p proctest.Process) bool { seen = append(seen, p); return false })
+	err := proctest.Find(base, record, proctest.MaxWait(time.Millisecond))
+	if err == nil {
+		t.Fatal("Find: got nil, want the two sleeps reported")
+	}
+	self := os.Getpid()
+	for _, c := range []struct {
+		pid     int
+		want    string
+		adopted bool
+	}{
+		{started.Process.Pid, fmt.Sprintf("ppid %d (the test process), ", self), false},
+		{adopted.PID, fmt.Sprintf("ppid %d (the test process, adopted: its own parent exited), ", self), true},
+	} {
+		line := ""
+		for l := range strings.Lines(err.Error()) {
+			if strings.Contains(l, fmt.Sprintf("pid %d: ", c.pid)) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, c.want) {
+			t.Errorf("report of pid %d: got %q, want it to say %q; the report:\n%v", c.pid, line, c.want, err)
+		}
+		for _, p := range seen {
+			if p.PID == c.pid && p.Adopted != c.adopted {
+				t.Errorf("Process.Adopted of pid %d: got %v, want %v", c.pid, p.Adopted, c.adopted)
+			}
+		}
+	}
+}
+
+// needSubreaper skips where the test process adopts no orphan.
+func needSubreaper(t *testing.T) {
+	t.Helper()
+	if proc.Portable() {
+		t.Skipf("portable mode: no child subreaper, so no orphan comes to the test process")
+	}
+	if !proc.IsSubreaper() {
+		t.Fatalf("test binary: got no child subreaper, want one (exectest.VerifyTestMain turns it on)")
+	}
+}
+
+// orphan starts /bin/sleep secs through a shell that exits at once: the
+// sleep comes to the test process, the child subreaper. It is killed,
+// awaited and reaped at the test's end.
+func orphan(t *testing.T, secs string) proc.Identity {
+	t.Helper()
+	sh := exec.Command("/bin/sh", "-c", `/bin/sleep "$1" & echo $!`, "sh", secs)
+	out, err := sh.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	//execcheck:ignore the shell exits at once; its sleep, adopted by the test process, is killed and reaped by identity at the end
+	if err := sh.Start(); err != nil {
+		t.Skipf("start /bin/sh: %v", err)
+	}
+	var pid int
+	_, scanErr := fmt.Fscan(bufio.NewReader(out), &pid)
+	sh.Wait()
+	if scanErr != nil {
+		t.Fatal(scanErr)
+	}
+	id, err := proc.Identify(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		id.Kill()
+		testproc.AwaitDead(id, 5*time.Second)
+		proc.Reap(id)
+	})
+	return id
+}
