@@ -25,7 +25,8 @@ import (
 // and then fails a passing run that leaves goroutines (goleak, with the
 // goroutines present before the tests ignored, and its retries) or
 // processes ([proctest.Find]; they are killed, by pid and start time)
-// behind. Checked once after all tests, it is right under t.Parallel, as
+// behind. After a failing run it kills and lists the processes too, and
+// the run fails as its tests said. Checked once after all tests, it is right under t.Parallel, as
 // goleak's own VerifyTestMain is. [IgnoreTopFunction],
 // [IgnoreAnyFunction] and [IgnoreProcess] accept what the package leaves
 // running on purpose; [Cleanup] runs after the checks.
@@ -73,11 +74,15 @@ func verifyTestMain(m interface{ Run() int }, stderr io.Writer, opts ...MainOpti
 			fmt.Fprintf(stderr, "exectest: goroutines left running after a passing run: got %d, want 0 (found by goleak):\n%v\n", n, err)
 			code = 1
 		}
-		procs := reporter{w: stderr}
+		procs := reporter{w: stderr, after: "(after a passing run)"}
 		proctest.VerifyNone(&procs, append([]proctest.Option{procBase}, cfg.processes...)...)
 		if procs.failed {
 			code = 1
 		}
+	} else {
+		// A failing run's processes are killed too, and listed, but its
+		// failure stays the one the tests reported.
+		proctest.VerifyNone(&reporter{w: stderr, after: "(after a failing run: its failure stands)"}, append([]proctest.Option{procBase}, cfg.processes...)...)
 	}
 	if line := skippedLine(vacuousSkips.Load() - skippedBefore); line != "" {
 		fmt.Fprintln(stderr, line)
@@ -86,14 +91,16 @@ func verifyTestMain(m interface{ Run() int }, stderr io.Writer, opts ...MainOpti
 }
 
 // reporter is the proctest.TestingT of the check after the tests: it
-// writes the report where the test binary's own go.
+// writes the report where the test binary's own go, and after it what
+// run it followed.
 type reporter struct {
 	w      io.Writer
+	after  string
 	failed bool
 }
 
 func (r *reporter) Helper() {}
 func (r *reporter) Errorf(format string, args ...any) {
 	r.failed = true
-	fmt.Fprintf(r.w, "%s\n(after a passing run)\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(r.w, "%s\n%s\n", fmt.Sprintf(format, args...), r.after)
 }

@@ -7,8 +7,11 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testproc"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -117,6 +120,37 @@ func TestVerifyTestMainProcesses(t *testing.T) {
 				t.Errorf("/bin/sleep 37: got %v, want killed by the check", cmd.ProcessState)
 			}
 		})
+	}
+}
+
+// A failing run's processes are killed and listed too, and the run fails
+// with its own code, not the check's.
+func TestVerifyTestMainFailingRunKillsItsProcesses(t *testing.T) {
+	var cmd *exec.Cmd
+	var report strings.Builder
+	code := exectest.VerifyTestMainCode(runFunc(func() int {
+		cmd = exec.Command("/bin/sleep", "303")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return 3
+	}), &report)
+	defer cmd.Wait()
+	defer cmd.Process.Kill() // if the check did not
+	id, err := proc.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 3 {
+		t.Errorf("a failing run that leaves /bin/sleep 303: got exit code %d, want its own 3; report:\n%s", code, report.String())
+	}
+	for _, want := range []string{"proctest: unexpected processes below the test process: got 1, want 0", fmt.Sprintf("pid %d", cmd.Process.Pid), "/bin/sleep 303", "(killed now)", "(after a failing run: its failure stands)"} {
+		if !strings.Contains(report.String(), want) {
+			t.Errorf("report of a failing run: got\n%s\nwant it to say %q", report.String(), want)
+		}
+	}
+	if !testproc.AwaitDead(id, time.Second) {
+		t.Errorf("/bin/sleep 303 after a failing run: got alive, want killed by the check")
 	}
 }
 
