@@ -24,7 +24,13 @@
 // a pid recycled since the check is never killed. exectest.VerifyTestMain
 // makes the test process a child subreaper first, so that a process that
 // escaped by a double fork or setsid, and whose parent exited, is still
-// below it. Under t.Parallel these checks cannot tell which test started
+// below it; a report marks such a process as adopted ([Process].Adopted),
+// and names the test process as the parent it is. The checks also reap
+// the zombies of adopted orphans, by pid, which nothing else would: never
+// a process that os/exec started (see docs/how-it-works.md, Side
+// effects). After a failing run, exectest.VerifyTestMain still kills and
+// lists what it would have reported, and the run fails as its tests
+// said. Under t.Parallel these checks cannot tell which test started
 // a process; exectest.AssertCancel tracks its own fixture per check
 // instead, and the processes of a fixture in use are left to it.
 //
