@@ -98,6 +98,8 @@ type backend struct {
 	// startedHere lists the processes the test process started and has
 	// not waited for yet; false where it cannot tell.
 	startedHere func() (map[int]bool, bool)
+	// peek reads a process's parent and start time, and no more.
+	peek func(pid int) (ppid int, start uint64, err error)
 	// pids lists every process.
 	pids func() []int
 	// argsHold says whether one of a process's arguments holds s (the

@@ -38,6 +38,7 @@ func init() {
 		fifoHolders:     linuxFIFOHolders,
 		holdsFIFOIn:     linuxHoldsFIFOIn,
 		pids:            linuxPIDs,
+		peek:            func(pid int) (int, uint64, error) { s, err := linuxReadStat(pid); return s.PPID, s.Start, err },
 		startedHere:     linuxStartedHere,
 		ignored:         linuxIgnored,
 	}

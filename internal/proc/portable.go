@@ -43,6 +43,7 @@ func init() {
 		fifoHolders:     func([]string) []Identity { return nil },
 		holdsFIFOIn:     func(int, []string) bool { return false },
 		pids:            psPIDs,
+		peek:            psPeek,
 		startedHere:     func() (map[int]bool, bool) { return nil, false },
 		argsHold:        psArgsHold,
 		ignored:         func(int) (SignalSet, bool) { return 0, false },
@@ -175,6 +176,24 @@ func psScan(args []string, since uint64) (parents, map[string][]Identity) {
 // it): for a process that looks at all of them against the clock, the
 // watchdog. It changes no identity: the boot time stays as it was read.
 func CacheBootTime() { process.EnableBootTimeCache(true) }
+
+// psPeek reads a process's parent and creation time: gopsutil reads the
+// creation time when it finds the process.
+func psPeek(pid int) (ppid int, start uint64, err error) {
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return 0, 0, notThere(err)
+	}
+	created, err := p.CreateTime()
+	if err != nil {
+		return 0, 0, notThere(err)
+	}
+	pp, err := p.Ppid()
+	if err != nil {
+		return 0, 0, notThere(err)
+	}
+	return int(pp), uint64(created), nil
+}
 
 // psPIDs lists every process.
 func psPIDs() []int {

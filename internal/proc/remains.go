@@ -33,27 +33,31 @@ type Remains struct {
 // than their first known one (the portable mode, which reads no
 // descriptors), and the trees below them all. Only then it kills them,
 // the cgroups through cgroup.kill and each process by identity: a killed
-// parent's children go to init, out of sight. Then it looks at the
-// processes that started since the list was made, forked meanwhile, by
-// the same rules, and kills those too.
+// parent's children go to init, out of sight.
+//
+// late then looks at the processes that started since the list was made,
+// forked meanwhile, by the same rules, kills those too and returns them:
+// call it once, after what needs no wait (removing the folders).
 //
 // The test process having died, its orphans went to init: what no known
 // process, cgroup, FIFO or token leads to is not found (an escaped orphan
 // that never reported and no longer carries the token, in the portable
 // mode).
-func KillRemains(rs []*Remains) []Identity {
+func KillRemains(rs []*Remains) (killed []Identity, late func() []Identity) {
 	before := map[int]bool{}
 	for _, pid := range current().pids() {
 		before[pid] = true
 	}
 	live := liveRemains(rs)
 	killRemains(rs, live)
-	if len(live) == 0 {
-		return nil // nothing alive, nothing could fork
+	return live, func() []Identity {
+		if len(live) == 0 {
+			return nil // nothing alive, nothing could fork
+		}
+		l := lateRemains(rs, before, live)
+		killRemains(rs, l)
+		return l
 	}
-	late := lateRemains(rs, before, live)
-	killRemains(rs, late)
-	return append(live, late...)
 }
 
 // liveRemains lists the live processes of the fixtures rs.
@@ -110,18 +114,18 @@ func lateRemains(rs []*Remains, before map[int]bool, live []Identity) []Identity
 		if before[pid] {
 			continue
 		}
-		id, err := Identify(pid)
+		ppid, start, err := current().peek(pid)
 		if err != nil {
 			continue
 		}
-		st, err := id.Stat()
-		if err != nil {
-			continue
-		}
-		parent, child := parents[st.PPID]
-		if child && id.Start >= parent.Start || current().holdsFIFOIn(pid, folders) || withToken(rs, id) {
+		id := Identity{PID: pid, Start: start}
+		parent, child := parents[ppid]
+		if (child && id.Start >= parent.Start || current().holdsFIFOIn(pid, folders) || withToken(rs, id)) && id.matches() {
 			late = append(late, id)
 		}
+	}
+	if len(late) == 0 {
+		return nil // and no look at the tree, which the portable mode reads whole
 	}
 	return Trees(late)
 }
@@ -134,7 +138,7 @@ func withToken(rs []*Remains, id Identity) bool {
 		return false
 	}
 	for _, r := range rs {
-		if r.Token != "" && len(since([]Identity{id}, r.Known)) > 0 && current().argsHold(id.PID, r.Token) && id.matches() {
+		if r.Token != "" && len(since([]Identity{id}, r.Known)) > 0 && current().argsHold(id.PID, r.Token) {
 			return true
 		}
 	}

@@ -36,7 +36,7 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 	}
 	want := map[string]proc.Identity{"known": root, "below the known": below, "FIFO holder": holder}
 
-	killed := proc.KillRemains([]*proc.Remains{&r})
+	killed := killRemains(&r)
 
 	for what, id := range want {
 		if !slices.Contains(killed, id) {
@@ -69,7 +69,7 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 			marker := testproc.FixtureFolder(t, dir, name)
 			holder := testproc.HoldFIFO(t, marker)
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: filepath.Join(dir, name)}
-			if killed := proc.KillRemains([]*proc.Remains{&r}); len(killed) > 0 {
+			if killed := killRemains(&r); len(killed) > 0 {
 				t.Errorf("Kill: got %v killed, want none", killed)
 			}
 			if removed, _ := r.RemoveFolder(); removed != "" {
@@ -114,7 +114,7 @@ func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 				r.Known = append(r.Known, elsewhere)
 				want = append(want, elsewhere, orphan)
 			}
-			killed := proc.KillRemains([]*proc.Remains{&r})
+			killed := killRemains(&r)
 			for _, id := range want {
 				if !slices.Contains(killed, id) {
 					t.Errorf("KillRemains: got %v, want %v among them", killed, id)

@@ -46,9 +46,13 @@ func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
 	for _, r := range rs {
 		r.Resolve()
 	}
-	killed := proc.KillRemains(rs)
+	killed, late := proc.KillRemains(rs)
 	for _, r := range rs {
 		r.RemoveFolder()
+	}
+	killed = append(killed, late()...)
+	if !slices.ContainsFunc(rs, func(r *proc.Remains) bool { return r.Cgroup != "" }) {
+		return killed // nothing waits for the killed to be gone
 	}
 	backoff.Poll(killWait, time.Millisecond, 20*time.Millisecond, func() bool {
 		for _, id := range killed {
