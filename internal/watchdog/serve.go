@@ -36,11 +36,11 @@ func serve(owner int, in io.Reader) {
 const killWait = time.Second
 
 // cleanUp kills every fixture's processes and removes their folders, then
-// their cgroups once the killed have left them, and returns what it
-// killed. The folders go first: they need no wait.
-func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
+// their cgroups once the killed have left them. The folders go first: they
+// need no wait.
+func cleanUp(fixtures map[string]*proc.Remains) {
 	if len(fixtures) == 0 {
-		return nil
+		return
 	}
 	rs := slices.Collect(maps.Values(fixtures))
 	for _, r := range rs {
@@ -52,7 +52,7 @@ func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
 	}
 	killed = append(killed, late()...)
 	if !slices.ContainsFunc(rs, func(r *proc.Remains) bool { return r.Cgroup != "" }) {
-		return killed // nothing waits for the killed to be gone
+		return // nothing waits for the killed to be gone
 	}
 	backoff.Poll(killWait, time.Millisecond, 20*time.Millisecond, func() bool {
 		for _, id := range killed {
@@ -65,5 +65,4 @@ func cleanUp(fixtures map[string]*proc.Remains) []proc.Identity {
 	for _, r := range rs {
 		r.RemoveCgroup()
 	}
-	return killed
 }
