@@ -71,6 +71,9 @@ var deaths = []struct {
 func killedTestBinaryLeavesNothing(t *testing.T) {
 	for _, shape := range []string{"shell", "hermetic"} {
 		for _, d := range deaths {
+			if testing.Short() && d.death == "timeout" {
+				continue // it waits for the victim's -test.timeout: the long form only
+			}
 			t.Run(shape+"/"+d.name, func(t *testing.T) {
 				t.Parallel()
 				v := startVictim(t, t.TempDir(), victimSpec{shape: shape, death: d.death, args: d.args})
