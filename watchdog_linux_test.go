@@ -93,8 +93,13 @@ func killedTestBinaryLeavesNothing(t *testing.T) {
 				}
 				left := v.leftBehind(goneWithin)
 				if len(left) > 0 {
-					t.Errorf("victim dead (%v) for %v: got %d things of its fixture left, want 0 (tracked by %s):\n\t%s\nstderr:\n%s",
-						err, goneWithin, len(left), v.tracker, strings.Join(left, "\n\t"), v.stderr.String())
+					later := "gone within 5s more"
+					if still := v.leftBehind(5 * time.Second); len(still) > 0 {
+						later = fmt.Sprintf("%d still there 5s later", len(still))
+					}
+					t.Logf("victim's stderr:\n%s", v.stderr.String())
+					t.Errorf("victim dead (%v) for %v: got %d things of its fixture left, want 0 (%s; tracked by %s):\n\t%s",
+						err, goneWithin, len(left), later, v.tracker, strings.Join(left, "\n\t"))
 					return
 				}
 				t.Logf("victim dead (%v): its fixture gone after %v", err, time.Since(died).Round(time.Millisecond))
