@@ -112,10 +112,14 @@ func TestEarlySeriesFixLineApplied(t *testing.T) {
 	if v := f.verdict(); v == "pass" || !slices.Equal(fixLines(f.report()), want) {
 		t.Fatalf("the 20th early cancel in which the fixture never started: got %s with fix lines %q, want %q:%s", v, fixLines(f.report()), want, f.report())
 	}
+	// The fixed checks are another test's (the change replaced the
+	// broken ones): under this test's name, as its rows, they would be
+	// counted with the 20 broken checks above, and the first of them to
+	// lose the race with start-up would make 21.
 	started := 0
 	for range 20 {
 		var res exectest.Result
-		f := fake{recorder.Run(t, name+"/fixed", func(tb testing.TB) {
+		f := fake{recorder.Run(t, name+"-fixed", func(tb testing.TB) {
 			d := exectest.NewDescendant(tb)
 			res = exectest.AssertCancel(tb, d, policyRun(d.Argv()), exectest.CancelAfterRandom(0, 100*time.Millisecond))
 		})}
