@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/goroutines"
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -123,7 +124,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	c.tb.Helper()
 	// Only pipes the command's start creates can be its leaks: not the
 	// test's own stdout, nor a pipe the test opened, that it inherits.
-	c.d.mon.openBeforeRun(proc.Pipes(os.Getpid()))
+	c.d.mon.OpenBeforeRun(proc.Pipes(os.Getpid()))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	returned := make(chan outcome, 1)
@@ -140,15 +141,15 @@ func (c *check) do(run func(context.Context) error) Result {
 	}()
 
 	early, gotEarly, why := c.waitToCancel(returned)
-	atCancel := c.d.mon.snapshot()
-	c.proved, c.why, c.early = atCancel.proof != nil, why, gotEarly
+	atCancel := c.d.mon.Snapshot()
+	c.proved, c.why, c.early = atCancel.Proof != nil, why, gotEarly
 	if c.proved && !gotEarly {
-		c.lapse = atCancel.lapse()
+		c.lapse = atCancel.Lapse()
 	}
 	if !gotEarly {
 		// From now on a fixture process may die of the cancel: not of its
 		// own failure. A run that returned first was not cancelled.
-		c.d.mon.markCancelled()
+		c.d.mon.MarkCancelled()
 	}
 	if c.copyGoroutines == 0 {
 		c.copyGoroutines = sampleCopyGoroutines(c.scope)
@@ -170,24 +171,24 @@ func (c *check) do(run func(context.Context) error) Result {
 	}
 	// At once: a process alive and not being killed now survived the
 	// cancel, whatever kills it later.
-	c.atReturn = c.notDying(c.d.mon.snapshot())
+	c.atReturn = c.notDying(c.d.mon.Snapshot())
 	if !c.proved {
 		c.awaitLateProof()
 	}
 	// What the fixture reported by now, a late proof of life included, is
 	// what the check judges by.
-	snap := c.d.mon.snapshot()
-	if snap.proof != nil {
-		c.descendantPID = snap.proof.id.PID
+	snap := c.d.mon.Snapshot()
+	if snap.Proof != nil {
+		c.descendantPID = snap.Proof.ID.PID
 	}
 	// Before the survivors are killed: killing them closes the pipes, and
 	// the leaked goroutines and descriptors would vanish with them.
 	c.checkLeaks(snap)
 	// Looked at after the leaks: a process reported meanwhile counts too.
-	c.checkSurvivors(c.d.mon.snapshot())
+	c.checkSurvivors(c.d.mon.Snapshot())
 	switch {
 	case c.failed:
-	case snap.proof == nil:
+	case snap.Proof == nil:
 		c.judgeUnproved(snap)
 	default:
 		c.judgeProved(snap)
@@ -212,25 +213,25 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 		timer = time.After(deadline(c.tb, c.cfg.proofTimeout))
 	}
 	for {
-		s := c.d.mon.snapshot()
-		if s.started > 0 && c.copyGoroutines == 0 {
+		s := c.d.mon.Snapshot()
+		if s.Started > 0 && c.copyGoroutines == 0 {
 			// os/exec has started its goroutines by the time the child
 			// runs: count them now, while the fixture is still starting,
 			// rather than between the proof and the cancel.
 			c.copyGoroutines = sampleCopyGoroutines(c.scope)
 		}
 		if c.cfg.mode == cancelWhenAlive {
-			if s.proof != nil {
+			if s.Proof != nil {
 				return outcome{}, false, "the descendant proved it runs"
 			}
-			if len(s.failures) > 0 {
+			if len(s.Failures) > 0 {
 				return outcome{}, false, "the fixture reported it cannot run"
 			}
 		}
 		select {
 		case o := <-returned:
 			return o, true, "run returned first"
-		case <-s.changed:
+		case <-s.Changed:
 		case <-timer:
 			if c.cfg.mode == cancelWhenAlive {
 				return outcome{}, false, "no proof of life came within the proof timeout"
@@ -254,7 +255,7 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	}
 	c.hung = true
 	stillRunning := time.Since(cancelled)
-	atBound := c.d.mon.snapshot()
+	atBound := c.d.mon.Snapshot()
 	c.holders = c.pipeHolders(atBound)
 	chosen := map[int]string{} // while they live
 	for _, p := range c.holders {
@@ -305,7 +306,7 @@ func (c *check) awaitLateProof() {
 // check's own (by pprof label, by pipe inode), so it is exact under
 // t.Parallel. It looks again, with a capped backoff, for up to
 // defaultLeakWait: os/exec's goroutines end just after Wait returns.
-func (c *check) checkLeaks(s snapshot) {
+func (c *check) checkLeaks(s monitor.Snapshot) {
 	c.tb.Helper()
 	var (
 		gs  []goroutines.Group
@@ -319,8 +320,8 @@ func (c *check) checkLeaks(s snapshot) {
 		if !c.cfg.noGoroutines {
 			gs = c.scope.running()
 		}
-		if !c.cfg.noFDs && len(s.pipes) > 0 {
-			fds = proc.FDsOn(os.Getpid(), s.pipes)
+		if !c.cfg.noFDs && len(s.Pipes) > 0 {
+			fds = proc.FDsOn(os.Getpid(), s.Pipes)
 		}
 		return len(gs) == 0 && len(fds) == 0
 	})
@@ -331,12 +332,12 @@ func (c *check) checkLeaks(s snapshot) {
 	} else if !c.cfg.noGoroutines && c.copyGoroutines == 0 {
 		// Said only from what was seen: the count is a sample, and can
 		// miss goroutines a loaded machine has not run yet.
-		if stdio, ok := s.stdioWithoutPipes(); ok {
+		if stdio, ok := s.StdioWithoutPipes(); ok {
 			c.nothingToCheck = fmt.Sprintf("goroutine check: nothing to check: the fixture child's stdin, stdout and stderr are no pipe opened during run (%s), and no os/exec copy goroutine was seen", strings.Join(stdio, "; "))
 		}
 	}
 	if len(fds) > 0 {
-		err := &leakedDescriptorsError{FDs: fds, Name: s.pipes}
+		err := &leakedDescriptorsError{FDs: fds, Name: s.Pipes}
 		c.fds = err.lines()
 		msgs = append(msgs, err.Error())
 	}
@@ -360,7 +361,7 @@ func logf(tb testing.TB, format string, args ...any) {
 }
 
 // checkSurvivors fails for every fixture process alive after run returned.
-func (c *check) checkSurvivors(s snapshot) {
+func (c *check) checkSurvivors(s monitor.Snapshot) {
 	c.tb.Helper()
 	grace := survivorGrace
 	if c.cfg.settle > 0 {
@@ -385,12 +386,12 @@ func (c *check) checkSurvivors(s snapshot) {
 
 // judgeUnproved decides about a check whose descendant never proved it
 // runs: vacuous (skip) unless the cancel simply won the race with start-up.
-func (c *check) judgeUnproved(snap snapshot) {
+func (c *check) judgeUnproved(snap monitor.Snapshot) {
 	c.tb.Helper()
 	// With an early cancel, nothing proved alive is a possible outcome of
 	// the race, unless the fixture said it cannot run or run returned
 	// before the cancel without starting it.
-	raced := c.cfg.mode != cancelWhenAlive && len(snap.failures) == 0 && (snap.started > 0 || !c.early)
+	raced := c.cfg.mode != cancelWhenAlive && len(snap.Failures) == 0 && (snap.Started > 0 || !c.early)
 	if raced {
 		c.raced = snap.String() // a pass: its line says so
 		return
@@ -401,21 +402,21 @@ func (c *check) judgeUnproved(snap snapshot) {
 	} else {
 		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.cancelDelay), c.why, short(c.elapsed), c.out.err)
 	}
-	ran := ranUnreported(c.out.err, c.d.spec)
+	ran := monitor.RanUnreported(c.out.err, c.d.spec)
 	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: a report %q from the fixture\n%s\nthe fixture: %s\n%s",
-		"exectest "+c.d.spec.Token+" alive", when, snap.explain(ran), fixUnproved(snap, ran, c.d.dir))
+		"exectest "+c.d.spec.Token+" alive", when, snap.Explain(ran), fixUnproved(snap, ran, c.d.dir))
 }
 
 // writeTracker says how the fixture's processes were followed where that
 // bears on the verdict (the portable mode, a cgroup the code under test
 // chose, no subreaper: see [proc.Tracker.Partial]), and what went wrong
 // with it, if anything. Elsewhere Result.Tracker says it.
-func (c *check) writeTracker(b *strings.Builder, s snapshot) {
-	if !c.d.tracker.Partial() && len(s.notes) == 0 {
+func (c *check) writeTracker(b *strings.Builder, s monitor.Snapshot) {
+	if !c.d.tracker.Partial() && len(s.Notes) == 0 {
 		return
 	}
 	fmt.Fprintf(b, "\nfixture processes tracked by: %s", c.d.tracking()) // as the fixture child's cgroup made it
-	for _, n := range s.notes {
+	for _, n := range s.Notes {
 		fmt.Fprintf(b, "\n\t(%s)", n)
 	}
 }

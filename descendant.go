@@ -19,6 +19,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/fixture"
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/watchdog"
 )
@@ -43,7 +44,7 @@ type Descendant struct {
 	argv       []string
 	script     string
 	scriptOnce sync.Once
-	mon        *monitor
+	mon        *monitor.Monitor
 	tracker    *proc.Tracker
 	guard      *watchdog.Fixture // cleans up if the test process dies first
 	claimed    atomic.Bool
@@ -182,7 +183,7 @@ func (d *Descendant) prepare() error {
 		d.tracker.Close()
 		return err
 	}
-	d.mon, err = startMonitor(d.spec, fixture.ExecsAfterReport(d.hermetic), d.tracker, d.guard)
+	d.mon, err = monitor.Start(d.spec, fixture.ExecsAfterReport(d.hermetic), d.tracker, d.guard)
 	if err != nil {
 		d.tracker.Close()
 	}
@@ -249,15 +250,15 @@ func (d *Descendant) name() string { return "exectest-" + d.spec.Token }
 // error wraps ctx.Err() then and says what was seen.
 func (d *Descendant) WaitAlive(ctx context.Context) error {
 	for {
-		s := d.mon.snapshot()
-		if s.proof != nil {
+		s := d.mon.Snapshot()
+		if s.Proof != nil {
 			return nil
 		}
-		if len(s.failures) > 0 {
-			return &notAliveError{Reason: strings.Join(s.failures, "; ")}
+		if len(s.Failures) > 0 {
+			return &notAliveError{Reason: strings.Join(s.Failures, "; ")}
 		}
 		select {
-		case <-s.changed:
+		case <-s.Changed:
 		case <-ctx.Done():
 			return fmt.Errorf("exectest: waiting for the descendant's proof of life: %w (%s)", ctx.Err(), s)
 		}
@@ -271,11 +272,11 @@ func (e *notAliveError) Error() string { return "exectest: the descendant cannot
 
 // proved returns the descendant's identity once it has proved it runs.
 func (d *Descendant) proved() (proc.Identity, bool) {
-	s := d.mon.snapshot()
-	if s.proof == nil {
+	s := d.mon.Snapshot()
+	if s.Proof == nil {
 		return proc.Identity{}, false
 	}
-	return s.proof.id, true
+	return s.Proof.ID, true
 }
 
 // claim marks the fixture as used by one check.
@@ -291,7 +292,7 @@ func (d *Descendant) tracking() string { return d.tracker.Mechanism() }
 // killAll kills every process of the fixture: the tracker's members and
 // every process the fixture reported, by identity.
 func (d *Descendant) killAll() error {
-	_, err := d.tracker.KillAll(d.mon.snapshot().ids())
+	_, err := d.tracker.KillAll(d.mon.Snapshot().IDs())
 	return err
 }
 
@@ -299,18 +300,18 @@ func (d *Descendant) killAll() error {
 // among them by pid, and removes the cgroup and the folder.
 func (d *Descendant) cleanup() {
 	var errs []error
-	s := d.mon.snapshot()
-	killed, err := d.tracker.KillAll(s.ids())
+	s := d.mon.Snapshot()
+	killed, err := d.tracker.KillAll(s.IDs())
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if killed > 0 {
-		awaitDead(d.tracker, s.ids(), time.Second)
+		awaitDead(d.tracker, s.IDs(), time.Second)
 	}
-	d.tracker.ReapOrphans(s.ids(), func(id proc.Identity) bool {
-		for _, k := range s.known {
-			if k.id == id {
-				return k.execChild
+	d.tracker.ReapOrphans(s.IDs(), func(id proc.Identity) bool {
+		for _, k := range s.Known {
+			if k.ID == id {
+				return k.ExecChild
 			}
 		}
 		return false
@@ -324,7 +325,7 @@ func (d *Descendant) cleanup() {
 	// Unlink first: a late writer then creates a plain file instead of
 	// blocking in open(2) on a FIFO without a reader.
 	os.Remove(d.spec.Marker)
-	d.mon.close()
+	d.mon.Close()
 	d.removeDir()
 	if err := errors.Join(errs...); err != nil {
 		d.tb.Errorf("exectest: cleanup of %v: %v", d.name(), err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/internal/role"
@@ -37,10 +38,10 @@ func describeAs(id proc.Identity, r role.Role, pipes map[string]string) (describ
 }
 
 // describe describes the live processes among ids.
-func describe(ids []proc.Identity, s snapshot) []described {
+func describe(ids []proc.Identity, s monitor.Snapshot) []described {
 	var ps []described
 	for _, id := range ids {
-		if p, ok := describeAs(id, s.role(id), s.pipes); ok {
+		if p, ok := describeAs(id, s.Role(id), s.Pipes); ok {
 			ps = append(ps, p)
 		}
 	}
@@ -59,7 +60,7 @@ func processes(ps []described) []proctest.Process {
 // notDying describes the fixture's processes that are alive and not on
 // their way out: no fatal signal pending, not exiting (see
 // [procstate.Dying]).
-func (c *check) notDying(s snapshot) []described {
+func (c *check) notDying(s monitor.Snapshot) []described {
 	var (
 		ids   []proc.Identity
 		first []described
@@ -68,7 +69,7 @@ func (c *check) notDying(s snapshot) []described {
 		// The reported processes first, described at once: the portable
 		// mode reads every process's parent to find the rest, which takes
 		// long enough for a late kill to land before the look.
-		for _, id := range s.ids() {
+		for _, id := range s.IDs() {
 			if id.Alive() && !procstate.DyingSoon(id) {
 				ids = append(ids, id)
 			}
@@ -76,7 +77,7 @@ func (c *check) notDying(s snapshot) []described {
 		first = describe(ids, s)
 	}
 	fast := len(ids)
-	for _, id := range c.d.tracker.Members(s.ids()) {
+	for _, id := range c.d.tracker.Members(s.IDs()) {
 		if slices.Contains(ids, id) {
 			continue
 		}
@@ -100,17 +101,17 @@ func union(a, b []described) []described {
 
 // aliveAfter returns the fixture's processes still alive after up to
 // grace, polling with a capped backoff.
-func (c *check) aliveAfter(grace time.Duration, s snapshot) []described {
-	return describe(awaitDead(c.d.tracker, s.ids(), grace), s)
+func (c *check) aliveAfter(grace time.Duration, s monitor.Snapshot) []described {
+	return describe(awaitDead(c.d.tracker, s.IDs(), grace), s)
 }
 
 // pipeHolders adds to the fixture's live processes every other process
 // that holds a write end of the command's output pipes: the answer to
 // "why does Wait not return". The test process itself is one when run
 // kept a write end open. It scans /proc: failures only.
-func (c *check) pipeHolders(s snapshot) []described {
-	ps := describe(c.d.tracker.Members(s.ids()), s)
-	if len(s.pipes) == 0 {
+func (c *check) pipeHolders(s monitor.Snapshot) []described {
+	ps := describe(c.d.tracker.Members(s.IDs()), s)
+	if len(s.Pipes) == 0 {
 		return ps
 	}
 	if p, ok := selfHolder(s); ok {
@@ -120,8 +121,8 @@ func (c *check) pipeHolders(s snapshot) []described {
 	for _, p := range ps {
 		skip = append(skip, p.PID)
 	}
-	for _, id := range proc.PipeHolders(s.pipes, skip...) {
-		if p, ok := describeAs(id, role.Stranger, s.pipes); ok {
+	for _, id := range proc.PipeHolders(s.Pipes, skip...) {
+		if p, ok := describeAs(id, role.Stranger, s.Pipes); ok {
 			ps = append(ps, p)
 		}
 	}
@@ -133,9 +134,9 @@ func (c *check) pipeHolders(s snapshot) []described {
 // so the copy is run's, an *os.File it gave the command and never closed.
 // (A write end of stdin is the test's to hold: it writes there.) The test
 // process is never killed.
-func selfHolder(s snapshot) (described, bool) {
+func selfHolder(s monitor.Snapshot) (described, bool) {
 	out := map[string]string{}
-	for target, name := range s.pipes {
+	for target, name := range s.Pipes {
 		if strings.Contains(name, "stdout") || strings.Contains(name, "stderr") {
 			out[target] = name
 		}

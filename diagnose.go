@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/role"
 )
@@ -59,8 +60,8 @@ func fixIgnored(sig syscall.Signal, grace time.Duration) string {
 // child's process group and session, which cgroup they run in (chosen:
 // see [proc.Tracker.CgroupChosen], read while they lived) and which
 // signals they ignore.
-func (c *check) fixFor(ps []described, s snapshot, chosen func(pid int) string) string {
-	child := s.child
+func (c *check) fixFor(ps []described, s monitor.Snapshot, chosen func(pid int) string) string {
+	child := s.Child
 	own := false // some fixture process is still in the child's group
 	for _, p := range ps {
 		if p.role == role.TestProcess {
@@ -110,7 +111,7 @@ func (c *check) fixFor(ps []described, s snapshot, chosen func(pid int) string) 
 // the processes (which the portable mode cannot read: it says nothing).
 // A signal that a process catches is not counted: every Go program
 // catches SIGINT and SIGTERM in its runtime, and dies of them all the same.
-func (c *check) ignoredCancel(ps []described, s snapshot) string {
+func (c *check) ignoredCancel(ps []described, s monitor.Snapshot) string {
 	sig := c.cancelSignal(s)
 	if sig == 0 || sig == syscall.SIGKILL {
 		return ""
@@ -143,15 +144,15 @@ func (c *check) ignoredCancel(ps []described, s snapshot) string {
 // told: by the kernel (see [procstate.Watch.End]), or by run's error when
 // it is the child's own *exec.ExitError. 0 where it exited, or nothing
 // tells.
-func (c *check) cancelSignal(s snapshot) syscall.Signal {
-	if end, ok := s.childWatch.End(); ok {
+func (c *check) cancelSignal(s monitor.Snapshot) syscall.Signal {
+	if end, ok := s.ChildWatch.End(); ok {
 		if end.Exited {
 			return 0
 		}
 		return end.Signal
 	}
 	var ee *exec.ExitError
-	if s.child.PID == 0 || !errors.As(c.out.err, &ee) || ee.Pid() != s.child.PID {
+	if s.Child.PID == 0 || !errors.As(c.out.err, &ee) || ee.Pid() != s.Child.PID {
 		return 0
 	}
 	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -163,7 +164,7 @@ func (c *check) cancelSignal(s snapshot) syscall.Signal {
 // fixSurvivors says what to change for processes that survived run's
 // return: run returned first, or killed them only after it returned, or
 // its kill did not reach them.
-func (c *check) fixSurvivors(s snapshot) string {
+func (c *check) fixSurvivors(s monitor.Snapshot) string {
 	if c.early {
 		return fixEarly
 	}
@@ -213,8 +214,8 @@ func fixReach(dir string) string {
 // fixUnproved says what to change where the descendant never proved it
 // runs, from what the fixture reported of itself and what run's error
 // told of a command that ran without a report.
-func fixUnproved(s snapshot, ran string, dir string) string {
-	said := strings.Join(s.failures, "\n") + "\n" + ran
+func fixUnproved(s monitor.Snapshot, ran string, dir string) string {
+	said := strings.Join(s.Failures, "\n") + "\n" + ran
 	switch {
 	case strings.Contains(said, "/proc"):
 		return fixMountProc
@@ -222,13 +223,13 @@ func fixUnproved(s snapshot, ran string, dir string) string {
 		return fixDev
 	case strings.Contains(said, "/bin/sleep"):
 		return fixSleep
-	case strings.Contains(said, notInShapeText):
+	case strings.Contains(said, monitor.NotInShapeText):
 		return fixShape
-	case strings.Contains(said, notBelowTestText):
+	case strings.Contains(said, monitor.NotBelowTestText):
 		return fixPortablePIDNS
 	case ran != "":
 		return fixReach(dir)
-	case s.started == 0:
+	case s.Started == 0:
 		return fixStartArgv
 	}
 	return fixReport

@@ -2,6 +2,7 @@ package exectest
 
 import (
 	"github.com/exectest/exectest/internal/fixture"
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 )
@@ -45,7 +46,7 @@ func (d *Descendant) Token() string { return d.spec.Token }
 func (d *Descendant) Tracker() string { return d.tracking() }
 
 // Started says the fixture child has reported that it started.
-func (d *Descendant) Started() bool { return d.mon.snapshot().started > 0 }
+func (d *Descendant) Started() bool { return d.mon.Snapshot().Started > 0 }
 
 // Process is the descendant's identity once it has proved it runs.
 func (d *Descendant) Process() (proc.Identity, bool) { return d.proved() }
@@ -87,5 +88,5 @@ var (
 // runs, for the failures the fixture reported and the number of fixture
 // children that started.
 func FixUnproved(failures []string, started int) string {
-	return fixUnproved(snapshot{failures: failures, started: started}, "", "")
+	return fixUnproved(monitor.Snapshot{Failures: failures, Started: started}, "", "")
 }

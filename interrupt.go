@@ -134,7 +134,7 @@ func interrupted(c *catch, sig os.Signal) {
 	clear(interrupts.active)
 	var killed []proc.Identity
 	for _, d := range fixtures {
-		killed = append(killed, d.tracker.Members(d.mon.snapshot().ids())...)
+		killed = append(killed, d.tracker.Members(d.mon.Snapshot().IDs())...)
 		d.killAll() // by identity, and cgroup.kill
 	}
 	var removed []string
@@ -182,7 +182,7 @@ func interruptLine(sig os.Signal, fixtures int, killed []proc.Identity, removed 
 // to die.
 func (d *Descendant) removeInterrupted() []string {
 	var removed []string
-	awaitDead(d.tracker, d.mon.snapshot().ids(), time.Second)
+	awaitDead(d.tracker, d.mon.Snapshot().IDs(), time.Second)
 	cg := d.tracker.CgroupProcs()
 	// Close waits up to a second for the killed to leave the cgroup.
 	if err := d.tracker.Close(); err == nil && cg != "" {

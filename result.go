@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
 )
@@ -95,7 +96,7 @@ func (c *check) result() Result {
 // -v shows it): how soon run returned after the cancel, that nothing
 // survived or leaked, and when the descendant proved it runs; or that the
 // cancel came before that, in the start-up.
-func (c *check) passLine(snap snapshot) string {
+func (c *check) passLine(snap monitor.Snapshot) string {
 	var b strings.Builder
 	b.WriteString("exectest: pass: ")
 	if c.early {
@@ -118,15 +119,15 @@ func (c *check) passLine(snap snapshot) string {
 	case !proc.Portable():
 		b.WriteString(", 0 pipe ends left open")
 	}
-	switch p := snap.proof; {
+	switch p := snap.Proof; {
 	case c.proved && c.cfg.mode == cancelWhenAlive:
-		fmt.Fprintf(&b, ", proved %v after start", short(p.at.Sub(c.start)))
+		fmt.Fprintf(&b, ", proved %v after start", short(p.At.Sub(c.start)))
 	case c.proved:
-		fmt.Fprintf(&b, ", proved %v after start, cancelled %v after start", short(p.at.Sub(c.start)), short(c.cancelDelay))
+		fmt.Fprintf(&b, ", proved %v after start, cancelled %v after start", short(p.At.Sub(c.start)), short(c.cancelDelay))
 	case c.raced != "":
 		fmt.Fprintf(&b, ", cancelled %v after start, before the descendant proved it runs (%s)", short(c.cancelDelay), c.raced)
 	case p != nil:
-		fmt.Fprintf(&b, ", cancelled %v after start, proved %v after start (after the cancel)", short(c.cancelDelay), short(p.at.Sub(c.start)))
+		fmt.Fprintf(&b, ", cancelled %v after start, proved %v after start (after the cancel)", short(c.cancelDelay), short(p.At.Sub(c.start)))
 	}
 	if p := portableLine(); p != "" {
 		fmt.Fprintf(&b, "; in the %s", p)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/exectest/exectest/internal/monitor"
 )
 
 // earlySeriesLength is how many early-cancel checks of one test may pass
@@ -51,12 +53,12 @@ func seriesNames(name string) []string {
 // alone may pass; together they prove nothing. And it says once per test
 // when the fixture started but every cancel came before the descendant
 // proved it runs: the checks tested a cancel during start-up only.
-func (c *check) judgeEarlySeries(snap snapshot) {
+func (c *check) judgeEarlySeries(snap monitor.Snapshot) {
 	c.tb.Helper()
 	if c.cfg.mode == cancelWhenAlive {
 		return
 	}
-	started := snap.started > 0 || snap.proof != nil
+	started := snap.Started > 0 || snap.Proof != nil
 	var vacuous, lost string
 	var n int
 	for i, name := range seriesNames(c.tb.Name()) {

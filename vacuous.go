@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/procstate"
 )
 
@@ -20,10 +21,10 @@ const endWait = 250 * time.Millisecond
 // own rather than by the cancel (a /bin/sleep that exits at once, a
 // script in its place, a lifetime shorter than the check). Then nothing
 // was stopped, and nothing was tested.
-func (c *check) judgeProved(snap snapshot) {
+func (c *check) judgeProved(snap monitor.Snapshot) {
 	c.tb.Helper()
-	p := snap.proof
-	what := fmt.Sprintf("the descendant (pid %d, %s)", p.id.PID, p.comm)
+	p := snap.Proof
+	what := fmt.Sprintf("the descendant (pid %d, %s)", p.ID.PID, p.Comm)
 	if c.lapse != "" {
 		skipVacuous(c.tb, "exectest: %s no longer held its proof of life at the cancel, so the check would pass vacuously: %s\n"+
 			"fix: make the descendant live where the command runs: /bin/sleep must be a working sleep there (not another program, not missing its libraries)\nthe fixture: %s",
@@ -32,9 +33,9 @@ func (c *check) judgeProved(snap snapshot) {
 	var end procstate.End
 	ok := settling.Poll(endWait, func() bool {
 		var known bool
-		if end, known = p.watch.End(); !known {
+		if end, known = p.Watch.End(); !known {
 			// The fixture child, alive to see it, reports its exit.
-			end, known = endReported(c.d.mon.reportedExit())
+			end, known = endReported(c.d.mon.ReportedExit())
 		}
 		return known
 	})

@@ -1,4 +1,4 @@
-package exectest
+package monitor
 
 import (
 	"errors"
@@ -11,14 +11,14 @@ import (
 	"github.com/exectest/exectest/internal/marker"
 )
 
-// ranUnreported says what run's error tells of a command that ran and
+// RanUnreported says what run's error tells of a command that ran and
 // ended before the fixture child reported, "" if it tells nothing (run
 // returned no exit status: the command may never have started). Without
 // a report, the exit status is all the test hears from the fixture: it
 // exits with a status of its own when it cannot open its FIFO (see
 // fixture.CannotReport), and its own words are there only if the code
 // under test kept the command's stderr in the error (Cmd.Output does).
-func ranUnreported(err error, s fixture.Spec) string {
+func RanUnreported(err error, s fixture.Spec) string {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ProcessState == nil {
 		return ""

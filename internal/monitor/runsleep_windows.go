@@ -1,4 +1,4 @@
-package exectest
+package monitor
 
 import "github.com/exectest/exectest/internal/proc"
 

@@ -1,4 +1,4 @@
-package exectest
+package monitor
 
 import (
 	"errors"
@@ -26,14 +26,14 @@ func identifyPortable(e marker.Event, fifo string) (st proc.Stat, id proc.Identi
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), true
 	}
 	if (e.Kind == marker.Started || e.Kind == marker.Running) && !belowTest(st) {
-		return st, id, fmt.Sprintf("pid %d: %s (ppid %d), so not a fixture child the test started", e.PID, notBelowTestText, st.PPID), false
+		return st, id, fmt.Sprintf("pid %d: %s (ppid %d), so not a fixture child the test started", e.PID, NotBelowTestText, st.PPID), false
 	}
 	return st, id, "", false
 }
 
-// notBelowTestText starts the reason a report is refused for where its
+// NotBelowTestText starts the reason a report is refused for where its
 // process stands; the fix line looks for it.
-const notBelowTestText = "portable mode: not below the test process"
+const NotBelowTestText = "portable mode: not below the test process"
 
 // maxDepth bounds the walk up the parents: a fixture child is a few
 // levels below the test process (a shell, a runner, a sandbox).
@@ -63,7 +63,7 @@ func belowTest(st proc.Stat) bool {
 // olderThanChild says why a process that reported alive in the portable
 // mode cannot be the fixture's descendant, or "": it started before the
 // first fixture child did. (The Linux mode knows it by the FIFO it holds.)
-func (m *monitor) olderThanChild(id proc.Identity, st proc.Stat) string {
+func (m *Monitor) olderThanChild(id proc.Identity, st proc.Stat) string {
 	m.mu.Lock()
 	child := m.child
 	m.mu.Unlock()

@@ -1,4 +1,4 @@
-package exectest
+package monitor
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 // descendantRole is what the fixture's shape makes its descendant.
-func (m *monitor) descendantRole() role.Role {
+func (m *Monitor) descendantRole() role.Role {
 	switch sp := m.spec; {
 	case sp.Escape:
 		return role.EscapedDescendant
@@ -33,7 +33,7 @@ func (m *monitor) descendantRole() role.Role {
 // or "" when it is: without that, a check of a shape would test the
 // default one. The default shape costs nothing here. Read in the test's
 // PID namespace, where the fixture child's stat was read too.
-func (m *monitor) notInShape(id proc.Identity) string {
+func (m *Monitor) notInShape(id proc.Identity) string {
 	sp := m.spec
 	if !sp.Launch && !sp.IgnoreTerm && !sp.JobControl && !sp.DoubleFork {
 		return ""
@@ -66,17 +66,17 @@ func (m *monitor) notInShape(id proc.Identity) string {
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("pid %d %s %s: %s", id.PID, notInShapeText, m.descendantRole().Noun(), strings.Join(why, "; "))
+	return fmt.Sprintf("pid %d %s %s: %s", id.PID, NotInShapeText, m.descendantRole().Noun(), strings.Join(why, "; "))
 }
 
-// notInShapeText is the words of a failure of notInShape: the fix line
-// depends on them (see fixUnproved).
-const notInShapeText = "reported alive but not as a"
+// NotInShapeText is the words of a failure of notInShape: the fix line
+// depends on them (see exectest's fixUnproved).
+const NotInShapeText = "reported alive but not as a"
 
 // startedIt reports whether pid is the fixture child or another fixture
 // process (the double fork's intermediate): its command line carries the
 // fixture's token. Only the reader goroutine writes m.child.
-func (m *monitor) startedIt(pid int) bool {
+func (m *Monitor) startedIt(pid int) bool {
 	if m.child.PID != 0 && pid == m.child.PID {
 		return true
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package exectest
+package monitor
 
 import (
 	"os"
@@ -35,7 +35,7 @@ func TestPortableIdentifyRefusesStrangers(t *testing.T) {
 	if belowTest(parent) {
 		t.Errorf("belowTest of the test's parent: got true, want false")
 	}
-	m := &monitor{child: child}
+	m := &Monitor{child: child}
 	if why := m.olderThanChild(proc.Identity{PID: parent.PID, Start: parent.Start}, parent); !strings.Contains(why, "started before the fixture child") {
 		t.Errorf("olderThanChild of a process older than the fixture child: got %q, want it refused", why)
 	}
