@@ -49,7 +49,7 @@ func TestRunPanicsLeavesNothing(t *testing.T) {
 			panic("runner gave up")
 		})
 	})
-	f.wantVerdict(t, "fail", "run panicked: runner gave up", "badinput_test.go")
+	f.wantVerdict(t, "fail", "run panicked: runner gave up", "descendant_badinput_test.go")
 	if id, ok := d.Process(); !ok || id.Alive() {
 		t.Errorf("descendant %v after the check and its cleanup: got alive (or unknown), want killed", id)
 	}

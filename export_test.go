@@ -90,3 +90,11 @@ var (
 func FixUnproved(failures []string, started int) string {
 	return fixUnproved(monitor.Snapshot{Failures: failures, Started: started}, "", "")
 }
+
+// CatchingInterrupts reports whether the test binary catches SIGINT and
+// SIGTERM for the fixtures in use.
+func CatchingInterrupts() bool {
+	interrupts.mu.Lock()
+	defer interrupts.mu.Unlock()
+	return interrupts.catch != nil
+}
