@@ -194,6 +194,17 @@ type victimSpec struct {
 // child subreaper, which reaps them).
 func startVictim(t *testing.T, tmp string, s victimSpec) *victim {
 	t.Helper()
+	v, err := tryStartVictim(t, tmp, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// tryStartVictim is startVictim, but returns an error for a victim that
+// ended before its fixture proved it runs, once it has waited for it.
+func tryStartVictim(t *testing.T, tmp string, s victimSpec) (*victim, error) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -241,10 +252,12 @@ func startVictim(t *testing.T, tmp string, s victimSpec) *victim {
 	}
 	if len(v.procs) != 2 || v.folder == "" {
 		v.cmd.Process.Kill()
-		t.Fatalf("victim: got no fixture; it said:\n%s\nstderr:\n%s", strings.Join(v.said, "\n"), v.stderr.String())
+		// Its stderr is whole, and no longer written, once Wait returns.
+		err := v.wait()
+		return v, fmt.Errorf("victim (%v): got no fixture; it said:\n%s\nstderr:\n%s", err, strings.Join(v.said, "\n"), v.stderr.String())
 	}
 	t.Logf("victim pid %d: fixture tracked by %s", v.cmd.Process.Pid, v.tracker)
-	return v
+	return v, nil
 }
 
 // killWatchdog kills the victim's watchdog, and waits until it is dead.

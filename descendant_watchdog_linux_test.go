@@ -57,9 +57,8 @@ var deaths = []struct {
 	name  string
 	death string         // what the victim does itself
 	sig   syscall.Signal // what the test sends it, if anything
-	args  []string
 }{
-	{name: "timeout", death: "timeout", args: []string{"-test.timeout=" + victimTimeout.String()}},
+	{name: "timeout", death: "timeout"}, // -test.timeout: see startDyingVictim
 	{name: "os.Exit", death: "exit"},
 	{name: "log.Fatal in TestMain", death: "testmain"},
 	{name: "panic in a goroutine", death: "panic"},
@@ -76,7 +75,7 @@ func killedTestBinaryLeavesNothing(t *testing.T) {
 			}
 			t.Run(shape+"/"+d.name, func(t *testing.T) {
 				t.Parallel()
-				v := startVictim(t, t.TempDir(), victimSpec{shape: shape, death: d.death, args: d.args})
+				v := startDyingVictim(t, victimSpec{shape: shape, death: d.death})
 				if v.watchdog.PID == 0 {
 					t.Errorf("victim's watchdog: got none, want one started with its first fixture")
 				}
@@ -105,6 +104,28 @@ func killedTestBinaryLeavesNothing(t *testing.T) {
 				t.Logf("victim dead (%v): its fixture gone after %v", err, time.Since(died).Round(time.Millisecond))
 			})
 		}
+	}
+}
+
+// startDyingVictim starts a victim that will die as s says. One that
+// dies of its -test.timeout gets victimTimeout, and if its fixture was not
+// ready by then (start-up on a loaded machine, no finding), it is started
+// again with twice the time, up to four times victimTimeout.
+func startDyingVictim(t *testing.T, s victimSpec) *victim {
+	t.Helper()
+	if s.death != "timeout" {
+		return startVictim(t, t.TempDir(), s)
+	}
+	for timeout := victimTimeout; ; timeout *= 2 {
+		s.args = []string{"-test.timeout=" + timeout.String()}
+		v, err := tryStartVictim(t, t.TempDir(), s)
+		if err == nil {
+			return v
+		}
+		if timeout >= 4*victimTimeout || !strings.Contains(v.stderr.String(), "panic: test timed out after") {
+			t.Fatal(err)
+		}
+		t.Logf("victim died of its -test.timeout=%v before its fixture was ready: started again with %v", timeout, 2*timeout)
 	}
 }
 
