@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/testbinary"
 )
 
@@ -58,6 +59,8 @@ func runAsNobody(t *testing.T, run string) {
 	cmd := exec.Command(su, "nobody", "-s", "/bin/sh", "-c", script)
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
+	// What it left unreaped came to this test process, the child subreaper.
+	proc.ReapAdopted()
 	wantRerunPassed(t, fmt.Sprintf("as nobody (uid %d)", uid), run, out, err)
 }
 
