@@ -238,6 +238,8 @@ func runPortable(t *testing.T, run string) {
 // test process's end of its pipe. (goleak, in VerifyTestMain, finds no
 // goroutine of it: it has none in the test process.)
 func TestWatchdogIsNoLeak(t *testing.T) {
+	// It kills one on purpose, run after run under -count.
+	watchdog.AllowRestarts()
 	exectest.NewDescendant(t)
 	first, ok := watchdog.Running()
 	if !ok {
@@ -247,6 +249,15 @@ func TestWatchdogIsNoLeak(t *testing.T) {
 		t.Fatal(err)
 	}
 	testproc.AwaitDead(first, 5*time.Second)
+	// A killed Go process's main thread is a zombie (and its fd folder
+	// empty) before its other threads have exited, and they still share
+	// the descriptors: until the last is gone the pipe has a reader, a
+	// write to it succeeds, and the test process cannot tell its watchdog
+	// is lost.
+	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
+		tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", first.PID))
+		return err != nil || len(tasks) <= 1
+	})
 	snap := exectest.SnapshotDescriptors()
 
 	exectest.NewDescendant(t)
