@@ -34,7 +34,8 @@ type Monitor struct {
 	done    chan struct{} // the reader has ended
 
 	mu         sync.Mutex
-	changed    chan struct{} // closed and replaced on every event
+	closed     bool          // see Close
+	changed    chan struct{} // closed and replaced on every event; closed for good by Close
 	alive      chan struct{} // closed once the descendant has proved it runs
 	known      []Known
 	before     map[string]bool   // pipes open in the test process before run: none is the command's (see OpenBeforeRun)
@@ -120,17 +121,25 @@ func (m *Monitor) ReportedExit() string {
 }
 
 // Close stops the reader and releases what the monitor holds: its FIFOs
-// and the pidfds on the fixture child and the descendant.
+// and the pidfds on the fixture child and the descendant. The monitor is
+// closed from then on: a [Snapshot] says so, and its Changed channel is
+// closed already, so that a wait for the next event ends at once instead
+// of for ever. Close may be called more than once.
 func (m *Monitor) Close() {
 	m.f.Close() // unblocks the reader
 	<-m.done
-	if p := m.Snapshot().Proof; p != nil {
-		p.Watch.Close()
-	}
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	m.closed = true
+	if m.proof != nil {
+		m.proof.Watch.Close()
+	}
 	m.childWatch.Close()
-	m.mu.Unlock()
 	m.goAhead.Close() // a child still waiting sees EOF and goes on
+	close(m.changed)  // for good: no event comes after the reader's end
 }
 
 func (m *Monitor) handle(e marker.Event) {

@@ -13,7 +13,8 @@ import (
 
 // Snapshot is what the monitor knows at one moment.
 type Snapshot struct {
-	Changed    <-chan struct{}   // closed at the monitor's next event
+	Changed    <-chan struct{}   // closed at the monitor's next event, and closed already once it is closed
+	Closed     bool              // the monitor is closed (see Monitor.Close): nothing will change any more
 	Started    int               // fixture children that reported they started
 	Proof      *Proof            // the descendant's proof of life, nil until it proved it runs
 	Exit       string            // the direct child's last "exit" status, "" until it reports one
@@ -32,7 +33,7 @@ func (m *Monitor) Snapshot() Snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return Snapshot{
-		Changed: m.changed, Started: m.started, Proof: m.proof, Exit: m.exit,
+		Changed: m.changed, Closed: m.closed, Started: m.started, Proof: m.proof, Exit: m.exit,
 		Failures: slices.Clone(m.failures), Known: slices.Clone(m.known), Pipes: maps.Clone(m.pipes),
 		Child: m.child, ChildWatch: m.childWatch, Notes: slices.Clone(m.notes),
 		stdio:      stdioSeen{slices.Clone(m.stdio.fds), m.stdio.unread},

@@ -141,13 +141,17 @@ func (c *Cgroup) PIDs() ([]int, error) {
 
 // Kill sends SIGKILL to every member: through cgroup.kill where the kernel
 // has it (5.14), else to each member through a pidfd, checked to still be
-// a member after the pidfd is open.
+// a member after the pidfd is open. A cgroup already removed has no
+// member: killing it does nothing, and is no error.
 func (c *Cgroup) Kill() error {
 	err := os.WriteFile(filepath.Join(c.Path, "cgroup.kill"), []byte("1"), 0)
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	pids, err := c.PIDs()
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // removed: cgroup.procs goes with it, cgroup.kill without a kernel's support does not
+	}
 	if err != nil {
 		return err
 	}

@@ -381,9 +381,15 @@ func (t *Tracker) ReapOrphans(known []Identity, spare func(Identity) bool) {
 	}
 }
 
-// Close removes the cgroup. Kill first: a cgroup with members stays.
+// Close removes the cgroup and forgets the followed file and argument.
+// Kill first: a cgroup with members stays. The fixture's FIFO goes with
+// its folder, and a later fixture's may get its inode: a look at the
+// members after Close must not take that one's processes for this one's.
 func (t *Tracker) Close() error {
 	active.Delete(t)
+	t.mu.Lock()
+	t.held, t.arg = nil, ""
+	t.mu.Unlock()
 	cg := t.cg()
 	if cg == nil {
 		return nil

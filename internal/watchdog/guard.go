@@ -78,6 +78,17 @@ func (f *Fixture) End() {
 	}
 }
 
+// Knows reports whether the watchdog is to clean up after the fixture
+// token if the test process dies: true from [Watch] until [Fixture.End].
+// A fixture its check released is no longer known, and nothing of it is
+// told again or cleaned up twice.
+func Knows(token string) bool {
+	guard.mu.Lock()
+	defer guard.mu.Unlock()
+	_, ok := guard.fixtures[token]
+	return ok
+}
+
 func (f *Fixture) tell(m message) {
 	guard.mu.Lock()
 	defer guard.mu.Unlock()
