@@ -46,7 +46,9 @@ const survivorGrace = 500 * time.Millisecond
 // ran), the check would pass vacuously: it skips, with the reason, or
 // fails under EXECTEST_STRICT=1.
 //
-// A Descendant serves one check.
+// A Descendant serves one check: when AssertCancel returns (or skips, or
+// stops the test), the fixture's processes are killed and what it holds is
+// released, its folder and [Descendant.Script] included.
 func AssertCancel(tb testing.TB, d *Descendant, run func(ctx context.Context) error, opts ...Option) Result {
 	tb.Helper()
 	cfg := newAssertConfig(opts)
@@ -122,6 +124,11 @@ type outcome struct {
 
 func (c *check) do(run func(context.Context) error) Result {
 	c.tb.Helper()
+	// What the fixture holds goes when the check ends, not when the test
+	// does: a test that runs checks in a loop holds no more after the
+	// thousandth than after the first. Deferred, so that a check that
+	// skips or stops the test (t.Skip, t.Fatal) releases it too.
+	defer c.d.release()
 	// Only pipes the command's start creates can be its leaks: not the
 	// test's own stdout, nor a pipe the test opened, that it inherits.
 	c.d.mon.OpenBeforeRun(proc.Pipes(os.Getpid()))

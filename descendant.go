@@ -33,8 +33,11 @@ import (
 // descendant then proves it runs, in its final shape, by a report it
 // writes itself (see [Descendant.WaitAlive]). Its processes are known by
 // pid and start time, never by environment variables, which the code
-// under test may replace. Everything it started is killed when the test
-// ends.
+// under test may replace. Everything it started is killed, and what it
+// holds (its folder, FIFOs, cgroup, the test process's descriptors and
+// goroutine on it) released, when its check ends: when [AssertCancel]
+// returns, or stops the test. A Descendant never checked is released when
+// the test ends.
 type Descendant struct {
 	tb         testing.TB
 	opts       []DescendantOption // as given, for a fixture of the same shape (see startupTime)
@@ -48,6 +51,8 @@ type Descendant struct {
 	tracker    *proc.Tracker
 	guard      *watchdog.Fixture // cleans up if the test process dies first
 	claimed    atomic.Bool
+	releaseOne sync.Once
+	released   atomic.Bool // release has begun: see Script
 }
 
 // NewDescendant prepares a fixture for one check. It starts nothing: the
@@ -105,9 +110,10 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 		tb.Fatalf("exectest.NewDescendant: %v", err)
 	}
 	noWatchdogOnce(tb)
-	d.register()             // cleaned up on SIGINT and SIGTERM too (see interrupt.go)
-	tb.Cleanup(d.unregister) // after d.cleanup: a signal during it finds the fixture
-	tb.Cleanup(d.cleanup)
+	d.register() // cleaned up on SIGINT and SIGTERM too (see interrupt.go)
+	// Its check releases it (see check.do); this is for a fixture never
+	// checked, or whose check never got to run.
+	tb.Cleanup(d.release)
 	return d
 }
 
@@ -196,9 +202,12 @@ func (d *Descendant) Argv() []string { return append([]string(nil), d.argv...) }
 
 // Script is the path of an executable file that does what [Descendant.Argv]
 // does, for code that takes the path of a binary. It is written on the
-// first call.
+// first call, in the fixture's folder: it is gone once the check ends.
 func (d *Descendant) Script() string {
 	d.scriptOnce.Do(func() {
+		if d.released.Load() {
+			d.tb.Fatalf("exectest: Script: %v was released by its check, with its folder: call Script before AssertCancel, and create one Descendant per check with exectest.NewDescendant", d.name())
+		}
 		body := fixture.ShellScript(d.spec)
 		if d.hermetic {
 			var err error
@@ -247,7 +256,9 @@ func (d *Descendant) name() string { return "exectest-" + d.spec.Token }
 // [Escaping]) and while holding the inherited descriptors, and that pid
 // and start time were found in /proc. It returns an error when a fixture
 // process reports that it cannot do its part, or when ctx is done; the
-// error wraps ctx.Err() then and says what was seen.
+// error wraps ctx.Err() then and says what was seen. Once the check has
+// released the fixture, it answers at once: nil if the descendant had
+// proved it runs, else an error.
 func (d *Descendant) WaitAlive(ctx context.Context) error {
 	for {
 		s := d.mon.Snapshot()
@@ -256,6 +267,9 @@ func (d *Descendant) WaitAlive(ctx context.Context) error {
 		}
 		if len(s.Failures) > 0 {
 			return &notAliveError{Reason: strings.Join(s.Failures, "; ")}
+		}
+		if s.Closed {
+			return fmt.Errorf("exectest: waiting for the descendant's proof of life: %w: its check released it (%s)", errReleased, s)
 		}
 		select {
 		case <-s.Changed:
@@ -294,6 +308,23 @@ func (d *Descendant) tracking() string { return d.tracker.Mechanism() }
 func (d *Descendant) killAll() error {
 	_, err := d.tracker.KillAll(d.mon.Snapshot().IDs())
 	return err
+}
+
+// errReleased says the fixture's check has ended and released it.
+var errReleased = errors.New("the fixture is released")
+
+// release gives back everything the fixture holds, once: what cleanup
+// does, then the catch of SIGINT and SIGTERM for it (unregister, after
+// cleanup: a signal during it finds the fixture). Its check calls it as
+// it ends, so that a test that runs a thousand checks holds no more after
+// the last one than after the first; the test's cleanup calls it too, for
+// a fixture never checked, and then it does nothing if the check did.
+func (d *Descendant) release() {
+	d.releaseOne.Do(func() {
+		d.released.Store(true)
+		d.cleanup()
+		d.unregister()
+	})
 }
 
 // cleanup kills what is the fixture's and only that, reaps the orphans

@@ -5,6 +5,7 @@ import (
 	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
+	"github.com/exectest/exectest/internal/watchdog"
 )
 
 // VerifyTestMainCode runs verifyTestMain without exiting, for its tests,
@@ -98,3 +99,10 @@ func CatchingInterrupts() bool {
 	defer interrupts.mu.Unlock()
 	return interrupts.catch != nil
 }
+
+// Dir is the fixture's folder.
+func (d *Descendant) Dir() string { return d.dir }
+
+// Watched says the watchdog is still to clean up after the fixture if the
+// test process dies: the fixture is not released yet.
+func (d *Descendant) Watched() bool { return watchdog.Knows(d.spec.Token) }

@@ -14,12 +14,14 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/watchdog"
 )
 
 // Ctrl-C and kill(1) end a test binary without its cleanups: its fixture
 // processes, their cgroups and folders would stay until the next run (see
 // proc.RemoveStale). So while a fixture is in use, and only then, the
-// test binary catches SIGINT and SIGTERM: it kills the fixtures' processes,
+// test binary catches SIGINT and SIGTERM (from a fixture's NewDescendant to
+// the end of its check: not between checks): it kills the fixtures' processes,
 // removes their cgroups and folders, says so in one line on stderr, and
 // raises the signal again with the catch undone, so that the process dies
 // of it as it would have. (Whatever else kills it, its watchdog cleans up
@@ -128,7 +130,11 @@ func interrupted(c *catch, sig os.Signal) {
 	interrupts.mu.Lock()
 	var fixtures []*Descendant
 	for d := range interrupts.active {
-		fixtures = append(fixtures, d)
+		// One its check has just released, not yet unregistered, left
+		// nothing: it is not killed, removed or counted twice.
+		if watchdog.Knows(d.spec.Token) {
+			fixtures = append(fixtures, d)
+		}
 	}
 	// Their cleanups will find nothing left to do.
 	clear(interrupts.active)
