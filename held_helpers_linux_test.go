@@ -14,7 +14,7 @@ type held struct {
 	fds        int    // open descriptors
 	zombies    int    // zombie children, not reaped yet
 	goroutines int    // goroutines
-	heap       uint64 // bytes of heap in use, after a collection
+	heap       uint64 // bytes of live heap, after a collection
 }
 
 // heldNow measures what the test process holds now.
@@ -34,6 +34,6 @@ func heldNow() held {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	h.heap = ms.HeapInuse
+	h.heap = ms.HeapAlloc
 	return h
 }
