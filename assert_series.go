@@ -133,8 +133,10 @@ func goDuration(d time.Duration) string {
 // descendant's proof of life; then it kills it.
 func (d *Descendant) startupTime(tb testing.TB) (time.Duration, error) {
 	tb.Helper()
-	m := NewDescendant(tb, d.opts...) // cleaned up, as any fixture, when the test ends
+	m := NewDescendant(tb, d.opts...)
 	m.claim()
+	// Released as a check releases its own fixture: after the wait below.
+	defer m.release()
 	cmd := exec.Command(m.argv[0], m.argv[1:]...) // stdio /dev/null: no pipe, no copy goroutine
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

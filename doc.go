@@ -84,9 +84,12 @@
 // life, and starts its watchdog: the test binary re-executed in a process
 // group of its own, which at the test process's death, whatever kills it
 // (the -timeout panic, os.Exit, SIGKILL), kills the fixtures' processes
-// and removes their cgroups and folders within a second. While a fixture
-// is in use, the test binary catches SIGINT and SIGTERM, does the same
-// itself, says so in one line on stderr, and dies of the signal; what a
+// and removes their cgroups and folders within a second. A fixture is
+// released (its processes killed, its orphans reaped, its cgroup, folder,
+// FIFOs and pidfds given back) when its check ends, not when the test
+// does. While a fixture is in use, the test binary catches SIGINT and
+// SIGTERM, does the same itself, says so in one line on stderr, and dies
+// of the signal; what a
 // test binary killed together with its watchdog left is removed by the
 // next one that makes a fixture. The toolkit never moves the command out
 // of a cgroup the code under test chose, and never signals a process it
