@@ -94,3 +94,22 @@ func TestStdioPipes(t *testing.T) {
 		t.Errorf("stdioPipes: got %v, want map[pipe:[1]:stdin]", got)
 	}
 }
+
+// A closed monitor says so, and a wait for its next event ends at once:
+// the check has released the fixture, and no report will ever come (see
+// exectest's WaitAlive after a check).
+func TestClosedMonitorAnswersAtOnce(t *testing.T) {
+	m, _ := startOnFIFOs(t, "tok-closed")
+	before := m.Snapshot()
+	if before.Closed {
+		t.Fatalf("monitor before Close: got closed, want open")
+	}
+	m.Close()
+	awaitChange(t, before) // the wait that began before Close ends
+	after := m.Snapshot()
+	if !after.Closed {
+		t.Errorf("monitor after Close: got open, want closed")
+	}
+	awaitChange(t, after) // and one begun after it ends at once
+	m.Close()             // a second Close does nothing
+}

@@ -232,3 +232,18 @@ func waitForLine(r io.Reader, want string) error {
 	}
 	return nil
 }
+
+// Killing a cgroup already removed (a fixture its check released) kills
+// nothing and is no error: it has no member left.
+func TestKillOfARemovedCgroupIsNoError(t *testing.T) {
+	cg, err := proc.NewCgroup("removed-" + strconv.Itoa(os.Getpid()))
+	if err != nil {
+		t.Skipf("no cgroup to make here: %v", err)
+	}
+	if err := cg.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cg.Kill(); err != nil {
+		t.Errorf("Kill of the removed cgroup %s: got %v, want nil", cg.Path, err)
+	}
+}
