@@ -98,3 +98,11 @@ func CatchingInterrupts() bool {
 	defer interrupts.mu.Unlock()
 	return interrupts.catch != nil
 }
+
+// SetPhaseHook makes every check call hook as each of its phases begins
+// (see phaseHook), until the returned function is called. Not for
+// parallel tests.
+func SetPhaseHook(hook func(phase string)) (restore func()) {
+	phaseHook = hook
+	return func() { phaseHook = nil }
+}
