@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -102,6 +103,17 @@ func startCrowd(b *testing.B, n int) *crowd {
 	if len(c.sleeps) < n {
 		c.stop()
 		b.Fatalf("crowd: got %d sleeps, want %d", len(c.sleeps), n)
+	}
+	// The shell says ready once it has forked them all, not once they
+	// run: until each has exec'd /bin/sleep and sleeps, their loaders
+	// keep both processors busy and the first crowded checks would time
+	// the crowd's start, not its presence.
+	for _, id := range c.sleeps {
+		asleep := func() bool { s, err := id.Stat(); return err != nil || s.Comm == "sleep" && s.State == "S" }
+		if !backoff.Poll(time.Minute, time.Millisecond, 20*time.Millisecond, asleep) {
+			c.stop()
+			b.Fatalf("crowd: pid %d not asleep in /bin/sleep within a minute", id.PID)
+		}
 	}
 	return c
 }
