@@ -136,6 +136,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	defer cancel()
 	returned := make(chan outcome, 1)
 	c.start = time.Now()
+	phase("start")
 	go func() {
 		var o outcome
 		defer func() {
@@ -163,6 +164,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	}
 	cancel()
 	cancelled := time.Now()
+	phase("cancel")
 	c.cancelDelay = cancelled.Sub(c.start)
 
 	if gotEarly {
@@ -170,6 +172,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	} else {
 		c.waitReturn(returned, cancelled)
 	}
+	phase("returned")
 	if c.out.panic != nil {
 		c.fail("exectest: run panicked: %v\n%s", c.out.panic, c.out.stack)
 	}
@@ -204,6 +207,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	if !c.failed {
 		logf(c.tb, "%s", c.passLine(snap))
 	}
+	phase("end")
 	return c.result()
 }
 

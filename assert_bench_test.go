@@ -130,8 +130,13 @@ func seedCheck(b *testing.B) {
 
 // floorCheck is the least any check must do: start the tree, see the
 // sleep run, kill the group and reap.
-func floorCheck(b *testing.B) {
+func floorCheck(b *testing.B) { floorCheckTimed(b) }
+
+// floorCheckTimed is floorCheck, and says how long the tree took from
+// the start until the sleep was seen: the fixture's own start.
+func floorCheckTimed(b *testing.B) (started time.Duration) {
 	b.Helper()
+	began := time.Now()
 	cmd := exec.Command("/bin/sh", "-c", "/bin/sleep 20 & wait")
 	var out bytes.Buffer
 	cmd.Stdout = &out
@@ -154,6 +159,7 @@ func floorCheck(b *testing.B) {
 	if err := waitForSleep(pid); err != nil {
 		fail("floor: waiting for the sleep: %v", err)
 	}
+	started = time.Since(began)
 	pgid, err := syscall.Getpgid(pid)
 	if err != nil {
 		fail("floor: getpgid(%d): %v", pid, err)
@@ -165,6 +171,7 @@ func floorCheck(b *testing.B) {
 		fail("floor: kill group %d: %v", pgid, err)
 	}
 	cmd.Wait() // killed on purpose: the error says so and nothing more
+	return started
 }
 
 // sleepSeenWithin guards the floor's polling against a tree that never

@@ -106,3 +106,11 @@ func (d *Descendant) Dir() string { return d.dir }
 // Watched says the watchdog is still to clean up after the fixture if the
 // test process dies: the fixture is not released yet.
 func (d *Descendant) Watched() bool { return watchdog.Knows(d.spec.Token) }
+
+// SetPhaseHook makes every check call hook as each of its phases begins
+// (see phaseHook), until the returned function is called. Not for
+// parallel tests.
+func SetPhaseHook(hook func(phase string)) (restore func()) {
+	phaseHook = hook
+	return func() { phaseHook = nil }
+}

@@ -49,5 +49,5 @@ func Poll(limit, first, max time.Duration, done func() bool) bool {
 // clock of its own.
 var (
 	now   = time.Now
-	sleep = time.Sleep
+	sleep = pause
 )

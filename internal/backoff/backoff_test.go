@@ -19,7 +19,7 @@ func fakeClock(t *testing.T) *[]time.Duration {
 		sleeps = append(sleeps, d)
 		clock = clock.Add(d)
 	}
-	t.Cleanup(func() { now, sleep = time.Now, time.Sleep })
+	t.Cleanup(func() { now, sleep = time.Now, pause })
 	return &sleeps
 }
 
@@ -60,5 +60,22 @@ func TestScheduleSlowsDown(t *testing.T) {
 	want := []time.Duration{20 * us, 40 * us, 80 * us, 160 * us, 200 * us, 200 * us, 200 * us, 200 * us, 400 * us, 800 * us, 1600 * us, 3200 * us, 5000 * us}
 	if !slices.Equal(*sleeps, want) {
 		t.Errorf("sleeps of a schedule that slows down after 1ms: got %v, want %v", *sleeps, want)
+	}
+}
+
+// BenchmarkFirstLook shows what a backoff's first sleep of 20 µs costs,
+// through pause and through time.Sleep, on this machine.
+//
+//	go test -run '^$' -bench FirstLook ./internal/backoff
+func BenchmarkFirstLook(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		sleep func(time.Duration)
+	}{{"pause", pause}, {"time.Sleep", time.Sleep}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				c.sleep(20 * time.Microsecond)
+			}
+		})
 	}
 }

@@ -166,7 +166,7 @@ func (m *Monitor) handle(e marker.Event) {
 	)
 	if started && reason == "" {
 		adoptErr = m.tracker.Adopt(id) // joined already if Running: a no-op then
-		stdio, read = readStdio(id.PID)
+		stdio, read = m.readStdio(id.PID)
 	}
 	if e.Kind == marker.Started || e.Kind == marker.Running && m.spec.Launch {
 		// Always: the child waits for this line before it forks (the

@@ -3,7 +3,9 @@ package monitor
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 )
 
@@ -24,7 +26,37 @@ type stdioSeen struct {
 
 // readStdio reads what the fixture child's stdin, stdout and stderr point
 // to, as the code under test set them up; read says all three were read.
-func readStdio(pid int) (targets [3]string, read bool) {
+// The child writes its report from the shell itself, with its stdout on
+// the FIFO for the moment of the write (see fixture's childScript): while
+// one of the three is still the FIFO, the shell has not put it back yet,
+// and the read waits, up to stdioWait (past it, what it reads is kept).
+func (m *Monitor) readStdio(pid int) ([3]string, bool) {
+	// Looked at before the read, not after: once the report is written
+	// the shell only puts its stdout back, so a stdout off the FIFO now
+	// stays off it, while a read taken just before the shell puts it back
+	// would still show the FIFO.
+	stdioPolling.Poll(stdioWait, func() bool {
+		for fd := range 3 {
+			if proc.FDIs(pid, fd, m.path) {
+				return false
+			}
+		}
+		return true
+	})
+	return readStdioOnce(pid)
+}
+
+// stdioWait bounds the wait for the child's stdout to leave the FIFO:
+// the shell puts it back right after its write, unless the machine does
+// not let it run.
+const stdioWait = time.Second
+
+// stdioPolling looks at once, then soon: the shell is between two
+// system calls.
+var stdioPolling = backoff.Schedule{First: 20 * time.Microsecond, Max: time.Millisecond}
+
+// readStdioOnce is one read of readStdio.
+func readStdioOnce(pid int) (targets [3]string, read bool) {
 	read = true
 	for fd := range targets {
 		t, err := proc.FDTarget(pid, fd)

@@ -72,6 +72,9 @@ type backend struct {
 	pipeHolders func(targets map[string]string, skip []int) []Identity
 	// fdTarget is what one descriptor points to.
 	fdTarget func(pid, fd int) (string, error)
+	// fdIs reports whether one descriptor is open on file f; false where
+	// it cannot be told.
+	fdIs func(pid, fd int, f fileID) bool
 	// signal sends sig to id, checked to still be id (see Identity.Signal).
 	signal func(id Identity, sig syscall.Signal) error
 	// age is how long ago a process that started at start started.

@@ -26,6 +26,7 @@ func init() {
 		pipes:           linuxPipes,
 		pipeHolders:     linuxPipeHolders,
 		fdTarget:        linuxFDTarget,
+		fdIs:            linuxFDIs,
 		signal:          linuxSignal,
 		age:             linuxAge,
 		nspid:           linuxNSpid,

@@ -40,6 +40,14 @@ func Pipes(pid int) map[string]bool { return current().pipes(pid) }
 // FDTarget is what descriptor fd of the process points to.
 func FDTarget(pid, fd int) (string, error) { return current().fdTarget(pid, fd) }
 
+// FDIs reports whether descriptor fd of the process is open on file (the
+// same device and inode, whatever path the process sees it by); false
+// where it cannot be told, as in the portable mode.
+func FDIs(pid, fd int, file string) bool {
+	f, err := statFile(file)
+	return err == nil && current().fdIs(pid, fd, f)
+}
+
 // IsPipe reports whether a descriptor target is a pipe.
 func IsPipe(target string) bool { return strings.HasPrefix(target, "pipe:[") }
 

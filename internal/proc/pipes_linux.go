@@ -4,6 +4,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 func linuxFDs(pid int, only map[string]string) []FD {
@@ -61,6 +63,11 @@ func writable(pid int, fd string) bool {
 
 func linuxFDTarget(pid, fd int) (string, error) {
 	return os.Readlink(procPath(pid, "fd/"+strconv.Itoa(fd)))
+}
+
+func linuxFDIs(pid, fd int, f fileID) bool {
+	var st unix.Stat_t
+	return unix.Stat(procPath(pid, "fd/"+strconv.Itoa(fd)), &st) == nil && uint64(st.Dev) == f.dev && uint64(st.Ino) == f.ino
 }
 
 // linuxPipeHolders scans every process in /proc (see PipeHolders).

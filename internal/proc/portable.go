@@ -31,6 +31,7 @@ func init() {
 		pipes:           psPipes,
 		pipeHolders:     func(map[string]string, []int) []Identity { return nil },
 		fdTarget:        func(int, int) (string, error) { return "", errNoDescriptors },
+		fdIs:            func(int, int, fileID) bool { return false },
 		signal:          psSignal,
 		age:             psAge,
 		nspid:           func(pid int) ([]int, error) { return []int{pid}, nil },

@@ -2,22 +2,25 @@ package proc
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
 
 // linuxChildren lists the pids of pid's children, from
 // /proc/PID/task/*/children (a child belongs to the thread that forked it).
+// The task folder is listed and each file read directly: filepath.Glob
+// would also stat every match, and sort them, for every process of every
+// walk.
 func linuxChildren(pid int) []int {
-	tasks, _ := filepath.Glob(procPath(pid, "task/*/children"))
+	dir := procPath(pid, "task")
+	tasks, _ := os.ReadDir(dir)
 	var kids []int
 	for _, t := range tasks {
-		b, err := os.ReadFile(t)
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
 		if err != nil {
 			continue
 		}
-		for _, f := range strings.Fields(string(b)) {
+		for f := range strings.FieldsSeq(string(b)) {
 			if n, err := strconv.Atoi(f); err == nil {
 				kids = append(kids, n)
 			}

@@ -1,0 +1,169 @@
+package exectest_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/exectest/exectest"
+)
+
+// BenchmarkCancelCheckPhases splits a passing check into its phases and
+// sets it beside the floor (see floorCheck), in one run: each iteration
+// is a round of blockSize toolkit checks and blockSize floor checks, the
+// first of the two swapped every round. It reports medians: of the
+// per-round ratio toolkit/floor, and of each phase over all checks:
+//
+//   - prepare-ms: NewDescendant, up to the call of run;
+//   - proof-ms: run called to the cancel, which comes at the proof of
+//     life; proof-over-start-ms is it less the floor's own start
+//     (floor-start-ms: start to the sleep seen);
+//   - cancel-to-return-ms: the cancel to run's return;
+//   - after-return-ms: run's return to AssertCancel's verdict;
+//   - cleanup-ms: the verdict to the end of the test's cleanups (the
+//     fixture's release);
+//   - forks/check and floor-forks/check: processes created during one
+//     check, from the "processes" counter of /proc/stat, which counts
+//     every fork and clone on the machine: exact on an otherwise idle
+//     machine, an upper bound on a busy one.
+//
+// Targets (issue 20): toolkit/floor <= 1.5, after-return-ms <= 0.5,
+// proof-over-start-ms <= 1.
+//
+//	go test -run '^$' -bench 'BenchmarkCancelCheckPhases$' -benchtime 6x .
+func BenchmarkCancelCheckPhases(b *testing.B) {
+	if err := haveProcChildren(); err != nil {
+		b.Skipf("floor: needs /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN): %v", err)
+	}
+	if _, err := forkCount(); err != nil {
+		b.Skipf("forks per check: needs the processes line of /proc/stat: %v", err)
+	}
+	var at map[string]time.Time
+	restore := exectest.SetPhaseHook(func(phase string) { at[phase] = time.Now() })
+	defer restore()
+	// One of each first, untimed (see BenchmarkCancelCheck).
+	at = map[string]time.Time{}
+	toolkitCheck(b)
+	floorCheck(b)
+
+	var (
+		ratios                                   []float64
+		toolkit, floor, floorStart               []float64
+		prepare, proof, toReturn, after, cleanup []float64
+		forks, floorForks                        []float64
+	)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	runToolkit := func() (total time.Duration) {
+		for range blockSize {
+			at = map[string]time.Time{}
+			f0, _ := forkCount()
+			began := time.Now()
+			toolkitCheck(b)
+			took := time.Since(began)
+			f1, _ := forkCount()
+			for _, p := range []string{"start", "cancel", "returned", "end"} {
+				if at[p].IsZero() {
+					b.Fatalf("phase %q: got no call of the phase hook, want one per check", p)
+				}
+			}
+			toolkit = append(toolkit, ms(took))
+			prepare = append(prepare, ms(at["start"].Sub(began)))
+			proof = append(proof, ms(at["cancel"].Sub(at["start"])))
+			toReturn = append(toReturn, ms(at["returned"].Sub(at["cancel"])))
+			after = append(after, ms(at["end"].Sub(at["returned"])))
+			cleanup = append(cleanup, ms(began.Add(took).Sub(at["end"])))
+			forks = append(forks, float64(f1-f0))
+			total += took
+		}
+		return total
+	}
+	runFloor := func() (total time.Duration) {
+		for range blockSize {
+			f0, _ := forkCount()
+			began := time.Now()
+			started := floorCheckTimed(b)
+			took := time.Since(began)
+			f1, _ := forkCount()
+			floor = append(floor, ms(took))
+			floorStart = append(floorStart, ms(started))
+			floorForks = append(floorForks, float64(f1-f0))
+			total += took
+		}
+		return total
+	}
+	b.ResetTimer()
+	for round := 0; b.Loop(); round++ {
+		var tk, fl time.Duration
+		if round%2 == 0 {
+			tk, fl = runToolkit(), runFloor()
+		} else {
+			fl, tk = runFloor(), runToolkit()
+		}
+		ratios = append(ratios, float64(tk)/float64(fl))
+	}
+	b.ReportMetric(median(ratios), "toolkit/floor")
+	b.ReportMetric(median(toolkit), "toolkit-ms/check")
+	b.ReportMetric(median(floor), "floor-ms/check")
+	b.ReportMetric(median(floorStart), "floor-start-ms")
+	b.ReportMetric(median(prepare), "prepare-ms")
+	b.ReportMetric(median(proof), "proof-ms")
+	b.ReportMetric(median(proof)-median(floorStart), "proof-over-start-ms")
+	b.ReportMetric(median(toReturn), "cancel-to-return-ms")
+	b.ReportMetric(median(after), "after-return-ms")
+	b.ReportMetric(median(cleanup), "cleanup-ms")
+	b.ReportMetric(median(forks), "forks/check")
+	b.ReportMetric(median(floorForks), "floor-forks/check")
+}
+
+// BenchmarkFloor is the bare work a check checks, by itself: start
+// sh -c 'sleep 20 & wait' in a group of its own, see the sleep exist,
+// kill the group, reap (see floorCheck).
+//
+//	go test -run '^$' -bench 'BenchmarkFloor$' -benchtime 100x .
+func BenchmarkFloor(b *testing.B) {
+	if err := haveProcChildren(); err != nil {
+		b.Skipf("floor: needs /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN): %v", err)
+	}
+	floorCheck(b)
+	var total, start []float64
+	for b.Loop() {
+		began := time.Now()
+		started := floorCheckTimed(b)
+		total = append(total, float64(time.Since(began))/float64(time.Millisecond))
+		start = append(start, float64(started)/float64(time.Millisecond))
+	}
+	b.ReportMetric(median(total), "floor-ms/check")
+	b.ReportMetric(median(start), "floor-start-ms")
+}
+
+// forkCount is the number of processes (and threads) created on the
+// machine since boot: the "processes" line of /proc/stat.
+func forkCount() (int64, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, err
+	}
+	for line := range bytes.Lines(b) {
+		if v, ok := bytes.CutPrefix(line, []byte("processes ")); ok {
+			return strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("no processes line in /proc/stat")
+}
+
+// median is the median of xs, 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
+}
