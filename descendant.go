@@ -46,6 +46,7 @@ type Descendant struct {
 	dir        string
 	argv       []string
 	script     string
+	scriptErr  error
 	scriptOnce sync.Once
 	mon        *monitor.Monitor
 	tracker    *proc.Tracker
@@ -216,24 +217,31 @@ func (d *Descendant) Argv() []string { return append([]string(nil), d.argv...) }
 // does, for code that takes the path of a binary. It is written on the
 // first call, in the fixture's folder: it is gone once the check ends.
 func (d *Descendant) Script() string {
-	d.scriptOnce.Do(func() {
-		if d.released.Load() {
-			d.tb.Fatalf("exectest: Script: %v was released by its check, with its folder: call Script before AssertCancel, and create one Descendant per check with exectest.NewDescendant", d.name())
-		}
-		body := fixture.ShellScript(d.spec)
-		if d.hermetic {
-			var err error
-			if body, err = fixture.HermeticScript(d.spec); err != nil {
-				d.tb.Fatalf("exectest: Script: %v", err)
-			}
-		}
-		path := filepath.Join(d.dir, "exectest-"+d.spec.Token)
-		if err := writeExecutable(path, []byte(body)); err != nil {
-			d.tb.Fatalf("exectest: Script: %v (TMPDIR must be writable, and allow executables)", err)
-		}
-		d.script = path
-	})
+	d.tb.Helper()
+	if d.released.Load() {
+		d.tb.Fatalf("exectest: Script: %v was released by its check, with its folder: call Script before AssertCancel, and create one Descendant per check with exectest.NewDescendant", d.name())
+	}
+	d.scriptOnce.Do(func() { d.script, d.scriptErr = d.writeScript() })
+	if d.scriptErr != nil {
+		d.tb.Fatalf("exectest: Script: %v", d.scriptErr)
+	}
 	return d.script
+}
+
+// writeScript writes the file Script returns.
+func (d *Descendant) writeScript() (string, error) {
+	body := fixture.ShellScript(d.spec)
+	if d.hermetic {
+		var err error
+		if body, err = fixture.HermeticScript(d.spec); err != nil {
+			return "", err
+		}
+	}
+	path := filepath.Join(d.dir, "exectest-"+d.spec.Token)
+	if err := writeExecutable(path, []byte(body)); err != nil {
+		return "", fmt.Errorf("%w (TMPDIR must be writable, and allow executables)", err)
+	}
+	return path, nil
 }
 
 // sweepTempDir removes, once per process, the fixture folders that killed

@@ -5,11 +5,13 @@ package exectest_test
 import (
 	"errors"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/recorder"
 )
 
 // Script's file must be runnable at once even while other goroutines fork:
@@ -47,5 +49,21 @@ func TestScriptRunsWhileOtherGoroutinesFork(t *testing.T) {
 		if f.Failed() {
 			t.Fatalf("Script() beside forking goroutines:%s", f.report())
 		}
+	}
+}
+
+// The check releases the fixture's folder, Script's file in it: a Script
+// asked for after the check would name a file that is gone, and says so,
+// with the fix, instead.
+func TestScriptAfterItsCheckFails(t *testing.T) {
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, policy(d.Argv()))
+		d.Script()
+		tb.Error("Script after the check returned")
+	})
+	f.wantVerdict(t, recorder.Fail, "exectest: Script: exectest-", "was released by its check", "call Script before AssertCancel")
+	if strings.Contains(f.report(), "Script after the check returned") {
+		t.Errorf("Script after the check: got a return, want the test stopped; recorded:%s", f.report())
 	}
 }
