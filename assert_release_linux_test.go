@@ -169,3 +169,31 @@ func TestChecksInOneTestLeaveNoCleanupEach(t *testing.T) {
 		}
 	}
 }
+
+// uncomparableTB is a testing.TB that cannot be a map key.
+type uncomparableTB struct {
+	testing.TB
+	_ []int
+}
+
+// A testing.TB that cannot be a map key (a struct value holding a slice)
+// still gets its fixtures released: the checked one by its check, the one
+// never checked when the test ends; and neither panics.
+func TestFixturesOfAnUncomparableTB(t *testing.T) {
+	var checked, unchecked *exectest.Descendant
+	f := runFake(t, func(tb testing.TB) {
+		tb = uncomparableTB{TB: tb}
+		checked = exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, checked, policy(checked.Argv()))
+		unchecked = exectest.NewDescendant(tb)
+	})
+	f.wantVerdict(t, "pass")
+	for _, d := range []*exectest.Descendant{checked, unchecked} {
+		if d == nil {
+			t.Fatalf("fixture: got none; recorded:%s", f.report())
+		}
+		if _, err := os.Stat(d.Dir()); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("fixture folder %s after the test: got %v, want it removed", d.Dir(), err)
+		}
+	}
+}
