@@ -3,6 +3,7 @@ package exectest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -107,5 +108,92 @@ func TestVacuousCheckReleasesItsFixture(t *testing.T) {
 	}
 	if alive == nil || errors.Is(alive, context.DeadlineExceeded) {
 		t.Errorf("WaitAlive after the vacuous check: got %v after %v, want at once an error that the fixture was released", alive, took.Round(time.Millisecond))
+	}
+}
+
+// pendingChecks is how many checks TestChecksInOneTestLeaveNoCleanupEach
+// runs.
+const pendingChecks = 5
+
+// Checks in a loop in one test leave nothing each in the test's list of
+// cleanups, which testing keeps until the test ends (each with its
+// caller's stack, about 400 bytes): the test has one cleanup, for the
+// fixtures no check released, and each check takes its own fixture out of
+// it. Fixtures never checked are still released when the test ends,
+// whatever their number. Before, each fixture registered a cleanup of its
+// own: 1,000 checks left 1,000.
+func TestChecksInOneTestLeaveNoCleanupEach(t *testing.T) {
+	var (
+		cleanups  []int // the fake test's cleanups after each check
+		left      []int // its fixtures waiting for its end after each check
+		unchecked []*exectest.Descendant
+		waiting   int // of them, waiting for the test's end before it ends
+		checkErr  string
+	)
+	f := runFake(t, func(tb testing.TB) {
+		rec := tb.(interface{ PendingCleanups() int })
+		for i := 1; i <= pendingChecks; i++ {
+			d := exectest.NewDescendant(tb)
+			if r := exectest.AssertCancel(tb, d, policy(d.Argv())); r.Failed {
+				checkErr = fmt.Sprintf("check %d: got %+v, want passed", i, r)
+				return
+			}
+			n, _ := exectest.PendingFixtures(tb)
+			cleanups, left = append(cleanups, rec.PendingCleanups()), append(left, n)
+		}
+		// Never checked: the test's end releases them.
+		unchecked = append(unchecked, exectest.NewDescendant(tb), exectest.NewDescendant(tb))
+		waiting, _ = exectest.PendingFixtures(tb)
+	})
+	if checkErr != "" {
+		t.Fatalf("%s; recorded:%s", checkErr, f.report())
+	}
+	f.wantVerdict(t, "pass")
+	for i := range cleanups {
+		if cleanups[i] != cleanups[0] || left[i] != 0 {
+			t.Errorf("after check %d in one test: got %d cleanups registered and %d fixtures waiting for its end, want %d (as after check 1) and 0", i+1, cleanups[i], left[i], cleanups[0])
+		}
+	}
+	if waiting != len(unchecked) {
+		t.Errorf("fixtures waiting for the test's end before it ends: got %d, want the %d never checked", waiting, len(unchecked))
+	}
+	if n, registered := exectest.PendingFixtures(f); n != 0 || registered {
+		t.Errorf("after the test: got %d fixtures waiting (its cleanup still registered: %v), want 0 and the test forgotten", n, registered)
+	}
+	for _, d := range unchecked {
+		if d.Watched() {
+			t.Errorf("watchdog after the test: got still to clean up %s, never checked, want it released by the test's end", d.Dir())
+		}
+		if _, err := os.Stat(d.Dir()); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("fixture folder %s, never checked, after the test: got %v, want it removed", d.Dir(), err)
+		}
+	}
+}
+
+// uncomparableTB is a testing.TB that cannot be a map key.
+type uncomparableTB struct {
+	testing.TB
+	_ []int
+}
+
+// A testing.TB that cannot be a map key (a struct value holding a slice)
+// still gets its fixtures released: the checked one by its check, the one
+// never checked when the test ends; and neither panics.
+func TestFixturesOfAnUncomparableTB(t *testing.T) {
+	var checked, unchecked *exectest.Descendant
+	f := runFake(t, func(tb testing.TB) {
+		tb = uncomparableTB{TB: tb}
+		checked = exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, checked, policy(checked.Argv()))
+		unchecked = exectest.NewDescendant(tb)
+	})
+	f.wantVerdict(t, "pass")
+	for _, d := range []*exectest.Descendant{checked, unchecked} {
+		if d == nil {
+			t.Fatalf("fixture: got none; recorded:%s", f.report())
+		}
+		if _, err := os.Stat(d.Dir()); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("fixture folder %s after the test: got %v, want it removed", d.Dir(), err)
+		}
 	}
 }

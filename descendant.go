@@ -54,11 +54,10 @@ type Descendant struct {
 	claimed    atomic.Bool
 	releaseOne sync.Once
 	released   atomic.Bool // release has begun: see Script
-	// unreleased is what the test's cleanup holds of the fixture until
-	// release: the fixture itself, not its closure, so that a released
-	// fixture (its monitor, snapshots, tracker) is garbage as soon as the
-	// test drops it, not when the test ends.
-	unreleased *atomic.Pointer[Descendant]
+	// untrack takes the fixture out of what its test's cleanup releases
+	// (see track): a released fixture (its monitor, snapshots, tracker) is
+	// garbage as soon as the test drops it, not when the test ends.
+	untrack func()
 }
 
 // NewDescendant prepares a fixture for one check. It starts nothing: the
@@ -119,14 +118,7 @@ func NewDescendant(tb testing.TB, opts ...DescendantOption) *Descendant {
 	d.register() // cleaned up on SIGINT and SIGTERM too (see interrupt.go)
 	// Its check releases it (see check.do); this is for a fixture never
 	// checked, or whose check never got to run.
-	d.unreleased = new(atomic.Pointer[Descendant])
-	d.unreleased.Store(d)
-	unreleased := d.unreleased
-	tb.Cleanup(func() {
-		if d := unreleased.Load(); d != nil {
-			d.release()
-		}
-	})
+	d.track()
 	return d
 }
 
@@ -344,7 +336,7 @@ func (d *Descendant) release() {
 		d.released.Store(true)
 		d.cleanup()
 		d.unregister()
-		d.unreleased.Store(nil)
+		d.untrack()
 	})
 }
 

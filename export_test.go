@@ -1,6 +1,8 @@
 package exectest
 
 import (
+	"testing"
+
 	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
@@ -113,4 +115,16 @@ func (d *Descendant) Watched() bool { return watchdog.Knows(d.spec.Token) }
 func SetPhaseHook(hook func(phase string)) (restore func()) {
 	phaseHook = hook
 	return func() { phaseHook = nil }
+}
+
+// PendingFixtures is how many fixtures of tb wait for its end to be
+// released, and whether tb has the cleanup that releases them.
+func PendingFixtures(tb testing.TB) (n int, registered bool) {
+	pending.mu.Lock()
+	defer pending.mu.Unlock()
+	f := pending.byTest[tb]
+	if f == nil {
+		return 0, false
+	}
+	return len(f.live), true
 }

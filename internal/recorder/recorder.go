@@ -174,6 +174,14 @@ func (t *T) Cleanup(f func()) {
 	defer t.mu.Unlock()
 	t.cleanups = append(t.cleanups, f)
 }
+
+// PendingCleanups is how many cleanups are registered and not run yet.
+func (t *T) PendingCleanups() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.cleanups)
+}
+
 func (t *T) Context() context.Context { return t.ctx }
 func (t *T) Output() io.Writer        { return logWriter{t} }
 func (t *T) Attr(key, value string)   { t.Logf("attr %s=%s", key, value) }
