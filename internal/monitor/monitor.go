@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,6 +94,19 @@ func Start(spec fixture.Spec, execs bool, tracker *proc.Tracker, guard *watchdog
 		pipes: map[string]string{}}
 	go m.read()
 	return m, nil
+}
+
+// HeldPath is the monitor's descriptor on the FIFO as a path in the
+// test's /proc, for [fixture.Spec.TestHeld]; "" where it would be 9, the
+// fixture's own descriptor on it, which a process of another PID
+// namespace with the test's pid could hold.
+func (m *Monitor) HeldPath() string {
+	var fd uintptr
+	rc, err := m.f.SyscallConn()
+	if err != nil || rc.Control(func(n uintptr) { fd = n }) != nil || fd == 9 {
+		return "" // SyscallConn, not Fd: Fd makes the reads blocking, and Close could not end them
+	}
+	return "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/" + strconv.FormatUint(uint64(fd), 10)
 }
 
 func (m *Monitor) read() {
