@@ -227,13 +227,7 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 	}
 	for {
 		s := c.d.mon.Snapshot()
-		if s.Started > 0 && c.copyGoroutines == 0 && c.cfg.mode != cancelWhenAlive {
-			// os/exec has started its goroutines by the time the child
-			// runs: count them now, while the fixture is still starting,
-			// rather than between the delay's end and the cancel. At the
-			// proof (see do) is cheaper: the profile stops the world, and
-			// taken during the start-up it competes with the fixture and
-			// the monitor for the processors (1 to 3 ms on two).
+		if c.copyGoroutines == 0 && c.sampleNow(s) {
 			c.copyGoroutines = sampleCopyGoroutines(c.scope)
 		}
 		if c.cfg.mode == cancelWhenAlive {
@@ -255,6 +249,21 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 			return outcome{}, false, "the cancel delay passed"
 		}
 	}
+}
+
+// sampleNow says whether to count os/exec's copy goroutines now, before
+// the cancel: os/exec has started them by the time the child runs, and a
+// count between the proof and the cancel would delay the cancel by the
+// goroutine profile (0.5 to 1 ms). A check that cancels at the proof
+// counts once the descendant has reported, while the monitor waits for
+// its exec: earlier, the profile, which stops the world, competes with
+// the fixture's start-up and the monitor for the processors. The others
+// count as soon as the child runs.
+func (c *check) sampleNow(s monitor.Snapshot) bool {
+	if c.cfg.mode == cancelWhenAlive {
+		return s.Alive > 0
+	}
+	return s.Started > 0
 }
 
 // waitReturn waits for run to return within the bound; past it, it kills
