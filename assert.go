@@ -149,7 +149,7 @@ func (c *check) do(run func(context.Context) error) Result {
 	}()
 
 	early, gotEarly, why := c.waitToCancel(returned)
-	if c.copyGoroutines == 0 {
+	if c.copyGoroutines == 0 && c.cfg.mode == cancelWhenAlive {
 		// Before the look at the proof, which must be the last thing
 		// before the cancel.
 		c.copyGoroutines = sampleCopyGoroutines(c.scope)
@@ -168,6 +168,12 @@ func (c *check) do(run func(context.Context) error) Result {
 	cancelled := time.Now()
 	phase("cancel")
 	c.cancelDelay = cancelled.Sub(c.start)
+	if c.copyGoroutines == 0 {
+		// A timed cancel comes when it was asked for, not a profile
+		// later (up to copySampleWait): the sample follows it, before the
+		// command's pipes close.
+		c.copyGoroutines = sampleCopyGoroutines(c.scope)
+	}
 
 	if gotEarly {
 		c.out, c.returned = early, true
@@ -270,7 +276,7 @@ func (c *check) sampleNow(s monitor.Snapshot) bool {
 // the fixture's processes and waits a grace period more.
 func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	c.tb.Helper()
-	bound := time.NewTimer(c.cfg.bound)
+	bound := time.NewTimer(c.cfg.bound - time.Since(cancelled)) // from the cancel, whatever came after it
 	defer bound.Stop()
 	select {
 	case c.out = <-returned:
