@@ -98,7 +98,7 @@ func TestLabelledOfAProfile(t *testing.T) {
 	other := strings.Replace(sample, `"exectest.check":"7"`, `"exectest.check":"77"`, 1)
 	for _, c := range []struct {
 		name, profile, want string
-		groups             int
+		groups              int
 	}{
 		{"the pair", sample, `"exectest.check":"7"`, 1},
 		{"another value", sample, `"exectest.check":"8"`, 0},
