@@ -149,6 +149,11 @@ func (c *check) do(run func(context.Context) error) Result {
 	}()
 
 	early, gotEarly, why := c.waitToCancel(returned)
+	if c.copyGoroutines == 0 && c.cfg.mode == cancelWhenAlive {
+		// Before the look at the proof, which must be the last thing
+		// before the cancel.
+		c.copyGoroutines = sampleCopyGoroutines(c.scope)
+	}
 	atCancel := c.d.mon.Snapshot()
 	c.proved, c.why, c.early = atCancel.Proof != nil, why, gotEarly
 	if c.proved && !gotEarly {
@@ -159,13 +164,16 @@ func (c *check) do(run func(context.Context) error) Result {
 		// own failure. A run that returned first was not cancelled.
 		c.d.mon.MarkCancelled()
 	}
-	if c.copyGoroutines == 0 {
-		c.copyGoroutines = sampleCopyGoroutines(c.scope)
-	}
 	cancel()
 	cancelled := time.Now()
 	phase("cancel")
 	c.cancelDelay = cancelled.Sub(c.start)
+	if c.copyGoroutines == 0 {
+		// A timed cancel comes when it was asked for, not a profile
+		// later (up to copySampleWait): the sample follows it, before the
+		// command's pipes close.
+		c.copyGoroutines = sampleCopyGoroutines(c.scope)
+	}
 
 	if gotEarly {
 		c.out, c.returned = early, true
@@ -225,10 +233,7 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 	}
 	for {
 		s := c.d.mon.Snapshot()
-		if s.Started > 0 && c.copyGoroutines == 0 {
-			// os/exec has started its goroutines by the time the child
-			// runs: count them now, while the fixture is still starting,
-			// rather than between the proof and the cancel.
+		if c.copyGoroutines == 0 && c.sampleNow(s) {
 			c.copyGoroutines = sampleCopyGoroutines(c.scope)
 		}
 		if c.cfg.mode == cancelWhenAlive {
@@ -252,11 +257,26 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 	}
 }
 
+// sampleNow says whether to count os/exec's copy goroutines now, before
+// the cancel: os/exec has started them by the time the child runs, and a
+// count between the proof and the cancel would delay the cancel by the
+// goroutine profile (0.5 to 1 ms). A check that cancels at the proof
+// counts once the descendant has reported, while the monitor waits for
+// its exec: earlier, the profile, which stops the world, competes with
+// the fixture's start-up and the monitor for the processors. The others
+// count as soon as the child runs.
+func (c *check) sampleNow(s monitor.Snapshot) bool {
+	if c.cfg.mode == cancelWhenAlive {
+		return s.Alive > 0
+	}
+	return s.Started > 0
+}
+
 // waitReturn waits for run to return within the bound; past it, it kills
 // the fixture's processes and waits a grace period more.
 func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	c.tb.Helper()
-	bound := time.NewTimer(c.cfg.bound)
+	bound := time.NewTimer(c.cfg.bound - time.Since(cancelled)) // from the cancel, whatever came after it
 	defer bound.Stop()
 	select {
 	case c.out = <-returned:

@@ -26,6 +26,10 @@ import (
 //   - after-return-ms: run's return to AssertCancel's verdict;
 //   - cleanup-ms: the verdict to the end of the test's cleanups (the
 //     fixture's release);
+//   - floor-asleep-ms: start to the floor's sleep asleep (state S), past
+//     its loader, as the proof waits for it, from floor checks run after
+//     each round and outside the ratio; proof-over-asleep-ms is proof-ms
+//     less it: what the proof costs beyond the sleep's own start-up;
 //   - forks/check and floor-forks/check: processes created during one
 //     check, from the "processes" counter of /proc/stat, which counts
 //     every fork and clone on the machine: exact on an otherwise idle
@@ -55,6 +59,7 @@ func BenchmarkCancelCheckPhases(b *testing.B) {
 		toolkit, floor, floorStart               []float64
 		prepare, proof, toReturn, after, cleanup []float64
 		forks, floorForks                        []float64
+		floorAsleep                              []float64
 	)
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	runToolkit := func() (total time.Duration) {
@@ -104,6 +109,9 @@ func BenchmarkCancelCheckPhases(b *testing.B) {
 			fl, tk = runFloor(), runToolkit()
 		}
 		ratios = append(ratios, float64(tk)/float64(fl))
+		for range blockSize {
+			floorAsleep = append(floorAsleep, ms(floorCheckUntil(b, waitForSleepAsleep)))
+		}
 	}
 	b.ReportMetric(median(ratios), "toolkit/floor")
 	b.ReportMetric(median(toolkit), "toolkit-ms/check")
@@ -112,6 +120,8 @@ func BenchmarkCancelCheckPhases(b *testing.B) {
 	b.ReportMetric(median(prepare), "prepare-ms")
 	b.ReportMetric(median(proof), "proof-ms")
 	b.ReportMetric(median(proof)-median(floorStart), "proof-over-start-ms")
+	b.ReportMetric(median(floorAsleep), "floor-asleep-ms")
+	b.ReportMetric(median(proof)-median(floorAsleep), "proof-over-asleep-ms")
 	b.ReportMetric(median(toReturn), "cancel-to-return-ms")
 	b.ReportMetric(median(after), "after-return-ms")
 	b.ReportMetric(median(cleanup), "cleanup-ms")

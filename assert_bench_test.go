@@ -136,6 +136,12 @@ func floorCheck(b *testing.B) { floorCheckTimed(b) }
 // the start until the sleep was seen: the fixture's own start.
 func floorCheckTimed(b *testing.B) (started time.Duration) {
 	b.Helper()
+	return floorCheckUntil(b, waitForSleep)
+}
+
+// floorCheckUntil is floorCheckTimed with the wait for the sleep given.
+func floorCheckUntil(b *testing.B, waitForSleep func(pid int) error) (started time.Duration) {
+	b.Helper()
 	began := time.Now()
 	cmd := exec.Command("/bin/sh", "-c", "/bin/sleep 20 & wait")
 	var out bytes.Buffer
@@ -203,6 +209,37 @@ func waitForSleep(pid int) error {
 		return err
 	case !seen:
 		return fmt.Errorf("children of %d: got %q, want one running /bin/sleep within %v", pid, bytes.TrimSpace(list), sleepSeenWithin)
+	}
+	return nil
+}
+
+// waitForSleepAsleep waits, as waitForSleep does, until a child of pid has
+// exec'd /bin/sleep, then until that sleep sleeps (state S): past its
+// loader, as a check's proof of life waits for it, looked at as often as
+// the check looks (20 µs, doubling up to 200 µs). Not the floor's: a
+// yardstick for the part of the proof that is the sleep's own start-up.
+func waitForSleepAsleep(pid int) error {
+	children := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
+	var sleep string
+	if !backoff.Poll(sleepSeenWithin, 50*time.Microsecond, time.Millisecond, func() bool {
+		list, _ := os.ReadFile(children)
+		for _, child := range strings.Fields(string(list)) {
+			if cmdline, _ := os.ReadFile("/proc/" + child + "/cmdline"); bytes.HasPrefix(cmdline, []byte("/bin/sleep")) {
+				sleep = child
+				return true
+			}
+		}
+		return false
+	}) {
+		return fmt.Errorf("children of %d: got none running /bin/sleep within %v", pid, sleepSeenWithin)
+	}
+	var stat []byte
+	if !backoff.Poll(sleepSeenWithin, 20*time.Microsecond, 200*time.Microsecond, func() bool {
+		stat, _ = os.ReadFile("/proc/" + sleep + "/stat")
+		_, after, _ := bytes.Cut(stat, []byte(") "))
+		return bytes.HasPrefix(after, []byte("S ")) && bytes.Contains(stat, []byte("(sleep)"))
+	}) {
+		return fmt.Errorf("pid %s: got stat %q, want it asleep in /bin/sleep within %v", sleep, stat, sleepSeenWithin)
 	}
 	return nil
 }

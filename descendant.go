@@ -185,17 +185,20 @@ func (d *Descendant) prepare() error {
 	// process's arguments finds them instead, until one execs /bin/sleep
 	// (after its report).
 	d.tracker.FollowArg(d.spec.Token)
-	if d.hermetic {
-		d.argv, err = fixture.HermeticArgv(d.spec)
-	} else {
-		d.argv = fixture.ShellArgv(d.spec)
-	}
+	d.mon, err = monitor.Start(d.spec, fixture.ExecsAfterReport(d.hermetic), d.tracker, d.guard)
 	if err != nil {
 		d.tracker.Close()
 		return err
 	}
-	d.mon, err = monitor.Start(d.spec, fixture.ExecsAfterReport(d.hermetic), d.tracker, d.guard)
+	if d.hermetic {
+		d.argv, err = fixture.HermeticArgv(d.spec)
+	} else {
+		// Known once the monitor holds the FIFO open.
+		d.spec.TestHeld = d.mon.HeldPath()
+		d.argv = fixture.ShellArgv(d.spec)
+	}
 	if err != nil {
+		d.mon.Close()
 		d.tracker.Close()
 	}
 	return err

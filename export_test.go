@@ -2,6 +2,7 @@ package exectest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/exectest/exectest/internal/fixture"
 	"github.com/exectest/exectest/internal/monitor"
@@ -30,6 +31,14 @@ func (s *GoroutineScope) CopyGoroutines() int { return s.copyGoroutines() }
 // function is called. Not for parallel tests.
 func MissCopyGoroutines() (restore func()) {
 	sampleCopyGoroutines = func(*GoroutineScope) int { return 0 }
+	return func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
+}
+
+// SlowCopyGoroutines makes every check's count of copy goroutines take d
+// and count none, as a loaded machine's profile can, until the returned
+// function is called. Not for parallel tests.
+func SlowCopyGoroutines(d time.Duration) (restore func()) {
+	sampleCopyGoroutines = func(*GoroutineScope) int { time.Sleep(d); return 0 }
 	return func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
 }
 

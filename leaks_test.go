@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
@@ -153,3 +154,23 @@ func TestLeakAttributionUnderParallel(t *testing.T) {
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
+
+// A timed cancel comes when it was asked for: the count of copy goroutines
+// (a goroutine profile, slow on a loaded machine) follows it. It came
+// first, and the cancel of CancelAfter(0) waited for it. Not parallel:
+// the hook is process-wide.
+func TestTimedCancelDoesNotWaitForTheCount(t *testing.T) {
+	const slow = 500 * time.Millisecond
+	defer exectest.SlowCopyGoroutines(slow)()
+	for name, opt := range map[string]exectest.Option{"CancelAfter(0)": exectest.CancelAfter(0), "CancelAfterRandom(0, 1ms)": exectest.CancelAfterRandom(0, time.Millisecond)} {
+		var res exectest.Result
+		f := runFake(t, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			res = exectest.AssertCancel(tb, d, policy(d.Argv()), opt)
+		})
+		f.wantVerdict(t, "pass")
+		if res.CancelDelay >= slow {
+			t.Errorf("cancel delay with %s and a count that takes %v: got %v, want the cancel before the count", name, slow, res.CancelDelay)
+		}
+	}
+}

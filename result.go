@@ -46,9 +46,12 @@ type Result struct {
 	// its own is left there, and followed without one.
 	Tracker string
 	// CopyGoroutines is how many os/exec copy goroutines (a pipe between a
-	// non-*os.File Reader or Writer and the command) were seen when the
-	// cancel came. It is a sample: on a loaded machine it can miss
-	// goroutines that had not run yet, so 0 alone proves nothing.
+	// non-*os.File Reader or Writer and the command) were seen around the
+	// cancel: once the descendant reported alive, for a check that cancels
+	// at the proof (the default); else once the fixture child started, or
+	// right after the cancel where that came first. It is a sample: on a
+	// loaded machine it can miss goroutines that had not run yet, so 0
+	// alone proves nothing.
 	CopyGoroutines int
 	// Goroutines are the goroutines run started, directly or through
 	// os/exec, still running after run returned: one text per group of

@@ -90,3 +90,29 @@ func TestStdlib(t *testing.T) {
 		}
 	}
 }
+
+// labelled keeps the groups whose labels hold the pair, and only those:
+// a profile without the pair gives none, one with it gives its groups,
+// not a group whose label merely begins the same.
+func TestLabelledOfAProfile(t *testing.T) {
+	other := strings.Replace(sample, `"exectest.check":"7"`, `"exectest.check":"77"`, 1)
+	for _, c := range []struct {
+		name, profile, want string
+		groups              int
+	}{
+		{"the pair", sample, `"exectest.check":"7"`, 1},
+		{"another value", sample, `"exectest.check":"8"`, 0},
+		{"a longer value", other, `"exectest.check":"7"`, 0},
+		{"the profile's first group and a second with the pair", sample + "\n" + strings.SplitN(sample, "\n\n", 2)[1], `"exectest.check":"7"`, 2},
+	} {
+		gs := labelled(c.profile, c.want)
+		if len(gs) != c.groups {
+			t.Errorf("%s: labelled: got %d groups, want %d", c.name, len(gs), c.groups)
+		}
+		for _, g := range gs {
+			if g.Count != 2 || len(g.Frames) != 5 {
+				t.Errorf("%s: group: got %+v, want the 2 labelled goroutines with 5 frames", c.name, g)
+			}
+		}
+	}
+}

@@ -2,7 +2,7 @@
 // the test: one line per event, written whole to a FIFO (a write of less
 // than PIPE_BUF bytes is atomic, so lines never interleave).
 //
-//	exectest TOKEN started PID STAT   the direct child runs and waits for the go-ahead (STAT: its /proc/self/stat)
+//	exectest TOKEN started PID STAT   the direct child runs and waits for the go-ahead (STAT: its /proc/self/stat, or Here)
 //	exectest TOKEN running PID STAT   the direct child runs, already tracked: it does not wait
 //	exectest TOKEN alive PID STAT     the descendant runs in its final shape
 //	exectest TOKEN exit STATUS        the direct child saw the descendant end
@@ -23,11 +23,16 @@ const (
 	Fail    = "fail"
 )
 
+// Here, in place of a stat line, says that the writer saw the test's own
+// /proc, so that PID is its pid in the test's PID namespace, and read no
+// stat: the test reads the writer's stat itself.
+const Here = "@"
+
 // Event is one parsed line.
 type Event struct {
 	Kind string
 	PID  int    // Started, Alive: the writer's pid in its own PID namespace
-	Stat string // Started, Alive: the writer's /proc/self/stat, empty without /proc
+	Stat string // Started, Alive: the writer's /proc/self/stat, Here, or empty without /proc
 	Text string // Exit: the status; Fail: the reason
 }
 

@@ -10,6 +10,7 @@ func TestParse(t *testing.T) {
 	}{
 		{"exectest tok alive 42 42 (sh) S 1 2 3\n", Event{Kind: Alive, PID: 42, Stat: "42 (sh) S 1 2 3"}, true},
 		{"exectest tok started 7", Event{Kind: Started, PID: 7}, true},
+		{"exectest tok running 7 @", Event{Kind: Running, PID: 7, Stat: Here}, true},
 		{"exectest tok exit 137", Event{Kind: Exit, Text: "137"}, true},
 		{"exectest tok fail /bin/sleep cannot run here: exit status 127", Event{Kind: Fail, Text: "/bin/sleep cannot run here: exit status 127"}, true},
 		{"exectest other alive 42 x", Event{}, false}, // another fixture's line

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,22 +34,23 @@ type Monitor struct {
 	guard   *watchdog.Fixture
 	done    chan struct{} // the reader has ended
 
-	mu         sync.Mutex
-	closed     bool          // see Close
-	changed    chan struct{} // closed and replaced on every event; closed for good by Close
-	alive      chan struct{} // closed once the descendant has proved it runs
-	known      []Known
-	before     map[string]bool   // pipes open in the test process before run: none is the command's (see OpenBeforeRun)
-	pipes      map[string]string // the command's own stdio pipes: "pipe:[1234]" -> "stdout"
-	stdio      stdioSeen
-	childStdio [3]string        // what the first fixture child's fds 0-2 point to, "" where unreadable
-	child      proc.Stat        // the fixture child as it started, in the test's namespace
-	childWatch *procstate.Watch // on that child: how it ended (see exectest's check.cancelSignal)
-	notes      []string
-	started    int
-	proof      *Proof
-	exit       string // the direct child's last "exit" status
-	failures   []string
+	mu           sync.Mutex
+	closed       bool          // see Close
+	changed      chan struct{} // closed and replaced on every event; closed for good by Close
+	alive        chan struct{} // closed once the descendant has proved it runs
+	known        []Known
+	before       map[string]bool   // pipes open in the test process before run: none is the command's (see OpenBeforeRun)
+	pipes        map[string]string // the command's own stdio pipes: "pipe:[1234]" -> "stdout"
+	stdio        stdioSeen
+	childStdio   [3]string        // what the first fixture child's fds 0-2 point to, "" where unreadable
+	child        proc.Stat        // the fixture child as it started, in the test's namespace
+	childWatch   *procstate.Watch // on that child: how it ended (see exectest's check.cancelSignal)
+	notes        []string
+	started      int
+	aliveReports int // see Snapshot.Alive
+	proof        *Proof
+	exit         string // the direct child's last "exit" status
+	failures     []string
 }
 
 // Known is a process identified as the fixture's.
@@ -93,6 +95,19 @@ func Start(spec fixture.Spec, execs bool, tracker *proc.Tracker, guard *watchdog
 		pipes: map[string]string{}}
 	go m.read()
 	return m, nil
+}
+
+// HeldPath is the monitor's descriptor on the FIFO as a path in the
+// test's /proc, for [fixture.Spec.TestHeld]; "" where it would be 9, the
+// fixture's own descriptor on it, which a process of another PID
+// namespace with the test's pid could hold.
+func (m *Monitor) HeldPath() string {
+	var fd uintptr
+	rc, err := m.f.SyscallConn()
+	if err != nil || rc.Control(func(n uintptr) { fd = n }) != nil || fd == 9 {
+		return "" // SyscallConn, not Fd: Fd makes the reads blocking, and Close could not end them
+	}
+	return "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/" + strconv.FormatUint(uint64(fd), 10)
 }
 
 func (m *Monitor) read() {
@@ -150,6 +165,14 @@ func (m *Monitor) handle(e marker.Event) {
 		reason string
 		gone   bool
 	)
+	if e.Kind == marker.Alive {
+		// Said at once: the checks below wait for the exec, and the test
+		// can use that while (see exectest's waitToCancel).
+		m.mu.Lock()
+		m.aliveReports++
+		m.broadcast()
+		m.mu.Unlock()
+	}
 	started := e.Kind == marker.Started || e.Kind == marker.Running
 	if started || e.Kind == marker.Alive {
 		st, id, reason, gone = identify(e, m.path)

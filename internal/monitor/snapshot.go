@@ -16,6 +16,7 @@ type Snapshot struct {
 	Changed    <-chan struct{}   // closed at the monitor's next event, and closed already once it is closed
 	Closed     bool              // the monitor is closed (see Monitor.Close): nothing will change any more
 	Started    int               // fixture children that reported they started
+	Alive      int               // "alive" reports read, before the checks that make one a proof
 	Proof      *Proof            // the descendant's proof of life, nil until it proved it runs
 	Exit       string            // the direct child's last "exit" status, "" until it reports one
 	Failures   []string          // what the fixture and the checks of its reports found wrong
@@ -33,7 +34,7 @@ func (m *Monitor) Snapshot() Snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return Snapshot{
-		Changed: m.changed, Closed: m.closed, Started: m.started, Proof: m.proof, Exit: m.exit,
+		Changed: m.changed, Closed: m.closed, Started: m.started, Alive: m.aliveReports, Proof: m.proof, Exit: m.exit,
 		Failures: slices.Clone(m.failures), Known: slices.Clone(m.known), Pipes: maps.Clone(m.pipes),
 		Child: m.child, ChildWatch: m.childWatch, Notes: slices.Clone(m.notes),
 		stdio:      stdioSeen{slices.Clone(m.stdio.fds), m.stdio.unread},

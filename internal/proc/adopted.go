@@ -26,10 +26,13 @@ func Adopted(id Identity, ppid int) bool {
 // process started with syscall.ForkExec, which has no pidfd, counts as
 // adopted, and its zombie is reaped here too.
 func ReapAdopted() []Identity {
+	if Portable() {
+		return nil // it cannot tell adopted from started (see Adopted)
+	}
 	// Zombies first, pidfds after: a child started after the look at the
 	// pidfds could be a zombie by the look at the children.
 	var zombies []Identity
-	for _, pid := range Children(os.Getpid()) {
+	for _, pid := range adoptedBy() {
 		if id, err := Identify(pid); err == nil {
 			if s, err := id.Stat(); err == nil && s.Zombie() {
 				zombies = append(zombies, id)

@@ -57,3 +57,13 @@ func ownPidfds() map[int]bool {
 	}
 	return pids
 }
+
+// adoptedBy lists the children of the test process's main thread, where
+// the kernel puts every orphan it adopts (the first live thread of the
+// subreaper, in thread list order, which starts at the main thread; Go's
+// never exits): one read, where [Children] reads one per thread. A
+// process os/exec started is a child of whichever thread forked it.
+func adoptedBy() []int {
+	self := os.Getpid()
+	return childrenOfThread(self, self)
+}

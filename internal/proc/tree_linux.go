@@ -12,18 +12,26 @@ import (
 // would also stat every match, and sort them, for every process of every
 // walk.
 func linuxChildren(pid int) []int {
-	dir := procPath(pid, "task")
-	tasks, _ := os.ReadDir(dir)
+	tasks, _ := os.ReadDir(procPath(pid, "task"))
 	var kids []int
 	for _, t := range tasks {
-		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
-		if err != nil {
-			continue
+		if tid, err := strconv.Atoi(t.Name()); err == nil {
+			kids = append(kids, childrenOfThread(pid, tid)...)
 		}
-		for f := range strings.FieldsSeq(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				kids = append(kids, n)
-			}
+	}
+	return kids
+}
+
+// childrenOfThread lists the children of one thread of pid.
+func childrenOfThread(pid, tid int) []int {
+	b, err := os.ReadFile(procPath(pid, "task/"+strconv.Itoa(tid)+"/children"))
+	if err != nil {
+		return nil
+	}
+	var kids []int
+	for f := range strings.FieldsSeq(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			kids = append(kids, n)
 		}
 	}
 	return kids
