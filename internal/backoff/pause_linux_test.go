@@ -9,7 +9,9 @@ import (
 // A goroutine that the polling one made runnable runs at its first pause,
 // not once the runtime notices that the poller's thread sleeps in a
 // system call: on one processor, the poll sees it done at its second
-// look. (Without the yield it waited tens of looks.)
+// look, or its third when the scheduler, for fairness, takes the poller
+// back from the global queue first. Without the yield it waited 8 to 184
+// looks.
 func TestPauseLetsAReadiedGoroutineRun(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for round := range 20 {
@@ -30,8 +32,8 @@ func TestPauseLetsAReadiedGoroutineRun(t *testing.T) {
 				return false
 			}
 		})
-		if looks != 2 {
-			t.Fatalf("round %d: looks until the readied goroutine ran: got %d, want 2 (it runs at the first pause)", round, looks)
+		if looks > 3 {
+			t.Fatalf("round %d: looks until the readied goroutine ran: got %d, want 2, or 3 when the scheduler takes the poller from the global queue first (once in 61 schedules, for fairness)", round, looks)
 		}
 	}
 }
