@@ -78,6 +78,7 @@ type check struct {
 
 	// By the cancel.
 	copyGoroutines int       // os/exec's copy goroutines, sampled while the fixture started
+	copySampled    bool      // copyGoroutines was counted: none is a count too (*os.File stdio)
 	proved         bool      // the descendant had proved it runs
 	lapse          string    // why that proof no longer held, if it did not
 	why            string    // why the cancel came when it did
@@ -149,10 +150,10 @@ func (c *check) do(run func(context.Context) error) Result {
 	}()
 
 	early, gotEarly, why := c.waitToCancel(returned)
-	if c.copyGoroutines == 0 && c.cfg.mode == cancelWhenAlive {
+	if !c.copySampled && c.cfg.mode == cancelWhenAlive {
 		// Before the look at the proof, which must be the last thing
 		// before the cancel.
-		c.copyGoroutines = sampleCopyGoroutines(c.scope)
+		c.sampleCopies()
 	}
 	atCancel := c.d.mon.Snapshot()
 	c.proved, c.why, c.early = atCancel.Proof != nil, why, gotEarly
@@ -168,11 +169,11 @@ func (c *check) do(run func(context.Context) error) Result {
 	cancelled := time.Now()
 	phase("cancel")
 	c.cancelDelay = cancelled.Sub(c.start)
-	if c.copyGoroutines == 0 {
+	if !c.copySampled {
 		// A timed cancel comes when it was asked for, not a profile
 		// later (up to copySampleWait): the sample follows it, before the
 		// command's pipes close.
-		c.copyGoroutines = sampleCopyGoroutines(c.scope)
+		c.sampleCopies()
 	}
 
 	if gotEarly {
@@ -233,8 +234,8 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 	}
 	for {
 		s := c.d.mon.Snapshot()
-		if c.copyGoroutines == 0 && c.sampleNow(s) {
-			c.copyGoroutines = sampleCopyGoroutines(c.scope)
+		if !c.copySampled && c.sampleNow(s) {
+			c.sampleCopies()
 		}
 		if c.cfg.mode == cancelWhenAlive {
 			if s.Proof != nil {
@@ -270,6 +271,13 @@ func (c *check) sampleNow(s monitor.Snapshot) bool {
 		return s.Alive > 0
 	}
 	return s.Started > 0
+}
+
+// sampleCopies counts os/exec's copy goroutines, once per check:
+// a count of none (a runner with *os.File stdio has no copy goroutine)
+// is not counted again, each time a goroutine profile.
+func (c *check) sampleCopies() {
+	c.copyGoroutines, c.copySampled = sampleCopyGoroutines(c.scope), true
 }
 
 // waitReturn waits for run to return within the bound; past it, it kills

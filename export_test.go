@@ -1,6 +1,7 @@
 package exectest
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,4 +137,12 @@ func PendingFixtures(tb testing.TB) (n int, registered bool) {
 		return 0, false
 	}
 	return len(f.live), true
+}
+
+// CountCopySamples counts the checks' counts of copy goroutines (each a
+// goroutine profile) until restore is called. Not for parallel tests.
+func CountCopySamples() (samples func() int, restore func()) {
+	var n atomic.Int64
+	sampleCopyGoroutines = func(s *GoroutineScope) int { n.Add(1); return s.copyGoroutines() }
+	return func() int { return int(n.Load()) }, func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
 }

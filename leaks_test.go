@@ -3,6 +3,7 @@
 package exectest_test
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"strings"
@@ -99,6 +100,35 @@ func TestGoroutineCheckSaysWhenItHadNothingToCheck(t *testing.T) {
 	f.wantVerdict(t, "pass", "goroutine check: nothing to check: the fixture child's stdin, stdout and stderr are no pipe opened during run", "fd 0 /dev/null, fd 1 /dev/null, fd 2 /dev/null")
 	if res.CopyGoroutines != 0 {
 		t.Errorf("Result.CopyGoroutines with nil stdio: got %d, want 0", res.CopyGoroutines)
+	}
+}
+
+// A count of none is a count: a runner with *os.File stdio has no copy
+// goroutine, and its check counted again before the look at the proof
+// (on the way to the cancel) and after the cancel, a goroutine profile
+// each. Not parallel: the hook is process-wide.
+func TestCopyGoroutinesCountedOncePerCheck(t *testing.T) {
+	for name, stdio := range map[string]bool{"nil stdio": false, "a bytes.Buffer": true} {
+		samples, restore := exectest.CountCopySamples()
+		f := runFake(t, func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			exectest.AssertCancel(tb, d, func(ctx context.Context) error {
+				cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+				if stdio {
+					cmd.Stdout = new(bytes.Buffer)
+				}
+				if err := cancelpolicy.Apply(cmd); err != nil {
+					return err
+				}
+				//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
+				return cmd.Run()
+			})
+		})
+		restore()
+		f.wantVerdict(t, "pass")
+		if n := samples(); n != 1 {
+			t.Errorf("counts of copy goroutines in one check with %s: got %d, want 1", name, n)
+		}
 	}
 }
 
