@@ -79,6 +79,7 @@ type check struct {
 	// By the cancel.
 	copyGoroutines int       // os/exec's copy goroutines, sampled while the fixture started
 	copySampled    bool      // copyGoroutines was counted: none is a count too (*os.File stdio)
+	runCall        string    // Output or CombinedOutput, where run was seen in it (see copySample)
 	proved         bool      // the descendant had proved it runs
 	lapse          string    // why that proof no longer held, if it did not
 	why            string    // why the cancel came when it did
@@ -114,7 +115,7 @@ func (c *check) fail(format string, args ...any) {
 		format += "\n(%s)"
 		args = append(args, p)
 	}
-	c.tb.Errorf(format, args...)
+	c.tb.Errorf("%s", forRunCall(fmt.Sprintf(format, args...), c.runCall))
 }
 
 type outcome struct {
@@ -277,7 +278,8 @@ func (c *check) sampleNow(s monitor.Snapshot) bool {
 // a count of none (a runner with *os.File stdio has no copy goroutine)
 // is not counted again, each time a goroutine profile.
 func (c *check) sampleCopies() {
-	c.copyGoroutines, c.copySampled = sampleCopyGoroutines(c.scope), true
+	sample := sampleCopyGoroutines(c.scope)
+	c.copyGoroutines, c.runCall, c.copySampled = sample.n, sample.call, true
 }
 
 // waitReturn waits for run to return within the bound; past it, it kills

@@ -39,6 +39,27 @@ const (
 	inPlace    = " in place of cmd.Run(), or of cmd.Start(), the kill and cmd.Wait() (cmd from exec.Command or exec.CommandContext)"
 )
 
+// inPlaceOf is inPlace where run was seen in the method call of
+// *exec.Cmd (see copySample): Run in place of Output or CombinedOutput
+// must keep what they returned, and where Output's error carried the
+// command's stderr (*exec.ExitError's Stderr), that too.
+func inPlaceOf(call string) string {
+	switch call {
+	case "Output":
+		return " in place of cmd.Output(), with a bytes.Buffer set as cmd.Stdout before it, whose Bytes() are the output (and another as cmd.Stderr if the *exec.ExitError's Stderr was read; cmd from exec.Command or exec.CommandContext)"
+	case "CombinedOutput":
+		return " in place of cmd.CombinedOutput(), with one bytes.Buffer set as both cmd.Stdout and cmd.Stderr before it, whose Bytes() are the output (cmd from exec.Command or exec.CommandContext)"
+	}
+	return inPlace
+}
+
+// forRunCall is msg, a failure's text, with its fix line naming call, the
+// method of *exec.Cmd run was seen in, for cmd.Run(): followed as written
+// for cmd.Run(), the fix would drop what Output returned.
+func forRunCall(msg, call string) string {
+	return strings.ReplaceAll(msg, inPlace, inPlaceOf(call))
+}
+
 // fixKillCgroup is the fix where the command runs in a cgroup the code
 // under test chose (dir) and a process that left its group outlived the
 // cancel there: containing it again would change nothing.

@@ -5,6 +5,8 @@ package exectest_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -181,6 +183,56 @@ func runs(setup func(*exec.Cmd) *exec.Cmd, opts ...cancelpolicy.Option) runnerOf
 }
 
 func asIs(cmd *exec.Cmd) *exec.Cmd { return cmd }
+
+// outputs runs the command with call, cmd.Output() or
+// cmd.CombinedOutput(), whose cancel kills the child alone (the default
+// Cancel of exec.CommandContext), and uses what it returned.
+func outputs(call string) runnerOf {
+	return func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
+		return func(ctx context.Context) error {
+			cmd := b.cmd(ctx, d.Argv())
+			var (
+				got []byte
+				err error
+			)
+			if call == "CombinedOutput" {
+				//execcheck:ignore a runner broken on purpose: the diagnosis tests need its failure
+				got, err = cmd.CombinedOutput()
+			} else {
+				//execcheck:ignore a runner broken on purpose: the diagnosis tests need its failure
+				got, err = cmd.Output()
+			}
+			return outputErr(got, err)
+		}
+	}
+}
+
+// runsKeeping is the fix line's change to outputs(call): a bytes.Buffer
+// set as cmd.Stdout (and as cmd.Stderr for CombinedOutput) before
+// cancelpolicy.Run, in place of call, and its Bytes() the output.
+func runsKeeping(call string) runnerOf {
+	return func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
+		return func(ctx context.Context) error {
+			cmd := b.cmd(ctx, d.Argv())
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			if call == "CombinedOutput" {
+				cmd.Stderr = &out
+			}
+			err := cancelpolicy.Run(ctx, cmd)
+			return outputErr(out.Bytes(), err)
+		}
+	}
+}
+
+// outputErr is err, or an error where the fixture wrote output: it
+// writes none, and a runner that returned it would be using it.
+func outputErr(out []byte, err error) error {
+	if len(out) > 0 {
+		return errors.Join(err, fmt.Errorf("output: got %q, want none", out))
+	}
+	return err
+}
 
 // withoutPipe is r with the command's stdio nil (/dev/null).
 func withoutPipe(r runnerOf) runnerOf {
@@ -389,6 +441,10 @@ func fixRows() []fixRow {
 	return []fixRow{
 		{name: "kills the child: hang", broken: killsChild, want: lines(F["own group"]), fixed: runs(asIs)},
 		{name: "kills the child: survivor", broken: withoutPipe(killsChild), want: lines(F["own group"]), fixed: withoutPipe(runs(asIs))},
+		{name: "kills the child in Output", builds: []string{"exec.CommandContext"}, broken: outputs("Output"),
+			want: lines(exectest.ForRunCall(F["own group"], "Output")), fixed: runsKeeping("Output")},
+		{name: "kills the child in CombinedOutput", builds: []string{"exec.CommandContext"}, broken: outputs("CombinedOutput"),
+			want: lines(exectest.ForRunCall(F["own group"], "CombinedOutput")), fixed: runsKeeping("CombinedOutput")},
 		{name: "own group, kills the child", broken: func(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
 			cmd := b.cmd
 			b.cmd = func(ctx context.Context, argv []string) *exec.Cmd { return ownGroup(cmd(ctx, argv)) }
@@ -531,6 +587,8 @@ func TestFailuresDocListsEveryFixLine(t *testing.T) {
 	}
 	doc := string(b)
 	want := []string{
+		exectest.ForRunCall(exectest.FixLines["own group"], "Output"),
+		exectest.ForRunCall(exectest.FixLines["own group"], "CombinedOutput"),
 		exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond),
 		exectest.FixKillCgroup("<dir>"),
 		exectest.FixReach("<dir>"),

@@ -25,13 +25,13 @@ func WithoutHermeticHook() (restore func()) {
 
 // CopyGoroutines counts the scope's os/exec copy goroutines as
 // AssertCancel does.
-func (s *GoroutineScope) CopyGoroutines() int { return s.copyGoroutines() }
+func (s *GoroutineScope) CopyGoroutines() int { return s.copyGoroutines().n }
 
 // MissCopyGoroutines makes every check count no copy goroutine, as a
 // sample taken before a loaded machine ran them does, until the returned
 // function is called. Not for parallel tests.
 func MissCopyGoroutines() (restore func()) {
-	sampleCopyGoroutines = func(*GoroutineScope) int { return 0 }
+	sampleCopyGoroutines = func(*GoroutineScope) copySample { return copySample{} }
 	return func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
 }
 
@@ -39,7 +39,7 @@ func MissCopyGoroutines() (restore func()) {
 // and count none, as a loaded machine's profile can, until the returned
 // function is called. Not for parallel tests.
 func SlowCopyGoroutines(d time.Duration) (restore func()) {
-	sampleCopyGoroutines = func(*GoroutineScope) int { time.Sleep(d); return 0 }
+	sampleCopyGoroutines = func(*GoroutineScope) copySample { time.Sleep(d); return copySample{} }
 	return func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
 }
 
@@ -90,6 +90,10 @@ var FixLines = map[string]string{
 	"start argv":             fixStartArgv,
 	"report":                 fixReport,
 }
+
+// ForRunCall is a failure's text as a check prints it where run was seen
+// in the method call of *exec.Cmd ("Output", "CombinedOutput").
+var ForRunCall = forRunCall
 
 // FixKillCgroup and FixReach are the fix lines that name a folder.
 var (
@@ -143,6 +147,6 @@ func PendingFixtures(tb testing.TB) (n int, registered bool) {
 // goroutine profile) until restore is called. Not for parallel tests.
 func CountCopySamples() (samples func() int, restore func()) {
 	var n atomic.Int64
-	sampleCopyGoroutines = func(s *GoroutineScope) int { n.Add(1); return s.copyGoroutines() }
+	sampleCopyGoroutines = func(s *GoroutineScope) copySample { n.Add(1); return s.copyGoroutines() }
 	return func() int { return int(n.Load()) }, func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
 }

@@ -56,24 +56,49 @@ func (s *GoroutineScope) running() []goroutines.Group {
 // scope that have not run yet.
 const copySampleWait = 100 * time.Millisecond
 
+// copySample is what a count of os/exec's copy goroutines saw.
+type copySample struct {
+	n int // os/exec's copy goroutines
+	// call is the method of *exec.Cmd a goroutine of the scope waited in,
+	// where it was one whose output the fix must keep: "Output" or
+	// "CombinedOutput"; "" for any other.
+	call string
+}
+
 // copyGoroutines counts os/exec's copy goroutines in the scope. A goroutine
 // that has not run yet has no frames in the profile (debug=1 prints no
 // creator), so it cannot be told apart from any other: on a loaded machine
 // the copy goroutine can stay runnable, unrun, until the cancel. Such
 // goroutines get up to copySampleWait to run first.
-func (s *GoroutineScope) copyGoroutines() int {
-	n := 0
+func (s *GoroutineScope) copyGoroutines() copySample {
+	var c copySample
 	settling.Poll(copySampleWait, func() bool {
 		gs := s.running()
-		n = countCopyGoroutines(gs)
+		c = copySample{n: countCopyGoroutines(gs), call: outputCall(gs)}
 		return !unstarted(gs)
 	})
-	return n
+	return c
 }
 
 // sampleCopyGoroutines is how a check counts copy goroutines: a variable,
 // so that a test can make the sample miss them, as a loaded machine can.
 var sampleCopyGoroutines = (*GoroutineScope).copyGoroutines
+
+// outputCall is "Output" or "CombinedOutput" where a goroutine of gs runs
+// in that method of *exec.Cmd, else "".
+func outputCall(gs []goroutines.Group) string {
+	for _, g := range gs {
+		for _, f := range g.Frames {
+			switch f.Func {
+			case "os/exec.(*Cmd).Output":
+				return "Output"
+			case "os/exec.(*Cmd).CombinedOutput":
+				return "CombinedOutput"
+			}
+		}
+	}
+	return ""
+}
 
 // unstarted reports whether some goroutine of gs has not run yet.
 func unstarted(gs []goroutines.Group) bool {
