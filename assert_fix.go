@@ -39,25 +39,54 @@ const (
 	inPlace    = " in place of cmd.Run(), or of cmd.Start(), the kill and cmd.Wait() (cmd from exec.Command or exec.CommandContext)"
 )
 
-// inPlaceOf is inPlace where run was seen in the method call of
-// *exec.Cmd (see copySample): Run in place of Output or CombinedOutput
-// must keep what they returned, and where Output's error carried the
-// command's stderr (*exec.ExitError's Stderr), that too.
+// How run was seen running the command (see copySample), where the fix
+// lines' "cancelpolicy.Run(ctx, cmd) in place of cmd.Run(), or of
+// cmd.Start(), the kill and cmd.Wait()", followed as written, would break
+// it: Run in place of Output or CombinedOutput must keep what they
+// returned; in place of a Start and a Wait with reads of the command's
+// pipes between them, it would leave those reads nothing to read.
+const (
+	runsOutput         = "Output"
+	runsCombinedOutput = "CombinedOutput"
+	runsReadsPipes     = "Start"
+)
+
+// inPlaceOf is inPlace for how run runs the command.
 func inPlaceOf(call string) string {
+	const built = "cmd from exec.Command or exec.CommandContext"
 	switch call {
-	case "Output":
-		return " in place of cmd.Output(), with a bytes.Buffer set as cmd.Stdout before it, whose Bytes() are the output (and another as cmd.Stderr if the *exec.ExitError's Stderr was read; cmd from exec.Command or exec.CommandContext)"
-	case "CombinedOutput":
-		return " in place of cmd.CombinedOutput(), with one bytes.Buffer set as both cmd.Stdout and cmd.Stderr before it, whose Bytes() are the output (cmd from exec.Command or exec.CommandContext)"
+	case runsOutput:
+		return " in place of cmd.Output(), with a bytes.Buffer set as cmd.Stdout before it, whose Bytes() are the output (and another as cmd.Stderr if the *exec.ExitError's Stderr was read; " + built + ")"
+	case runsCombinedOutput:
+		return " in place of cmd.CombinedOutput(), with one bytes.Buffer set as both cmd.Stdout and cmd.Stderr before it, whose Bytes() are the output (" + built + ")"
+	case runsReadsPipes:
+		return " in place of cmd.Start(), and the Wait() of what it returns in place of the kill and cmd.Wait(), with the reads of the command's pipes between them as before (" + built + ")"
 	}
 	return inPlace
 }
 
-// forRunCall is msg, a failure's text, with its fix line naming call, the
-// method of *exec.Cmd run was seen in, for cmd.Run(): followed as written
-// for cmd.Run(), the fix would drop what Output returned.
+// forRunCall is msg, a failure's text, with each fix line's cancelpolicy
+// call and what it replaces said for call, how run runs the command.
 func forRunCall(msg, call string) string {
-	return strings.ReplaceAll(msg, inPlace, inPlaceOf(call))
+	if call == "" {
+		return msg
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, inPlace)
+		if i < 0 {
+			break
+		}
+		head := msg[:i]
+		if call == runsReadsPipes {
+			if j := strings.LastIndex(head, "cancelpolicy.Run("); j >= 0 {
+				head = head[:j] + "cancelpolicy.Start(" + head[j+len("cancelpolicy.Run("):]
+			}
+		}
+		b.WriteString(head + inPlaceOf(call))
+		msg = msg[i+len(inPlace):]
+	}
+	return b.String() + msg
 }
 
 // fixKillCgroup is the fix where the command runs in a cgroup the code

@@ -207,6 +207,39 @@ func outputs(call string) runnerOf {
 	}
 }
 
+// readsPipe reads the command's StdoutPipe to its end between cmd.Start()
+// and cmd.Wait(), the cancel killing the child alone; fixed, it is the
+// fix line's change: cancelpolicy.Start in place of cmd.Start(), and the
+// Wait of what it returns in place of the kill and cmd.Wait(), the read
+// between them as before. cancelpolicy.Run in place of all three would
+// leave the read a closed pipe.
+func readsPipe(fixed bool) runnerOf {
+	return func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
+		return func(ctx context.Context) error {
+			cmd := b.cmd(ctx, d.Argv())
+			pipe, err := cmd.StdoutPipe()
+			if err != nil {
+				return err
+			}
+			if fixed {
+				s, err := cancelpolicy.Start(ctx, cmd)
+				if err != nil {
+					return err
+				}
+				out, err := io.ReadAll(pipe)
+				return outputErr(out, errors.Join(err, s.Wait()))
+			}
+			disarm, err := startStopping(ctx, cmd, func() error { return cmd.Process.Kill() })
+			if err != nil {
+				return err
+			}
+			defer disarm()
+			out, err := io.ReadAll(pipe)
+			return outputErr(out, errors.Join(err, cmd.Wait()))
+		}
+	}
+}
+
 // runsKeeping is the fix line's change to outputs(call): a bytes.Buffer
 // set as cmd.Stdout (and as cmd.Stderr for CombinedOutput) before
 // cancelpolicy.Run, in place of call, and its Bytes() the output.
@@ -445,6 +478,8 @@ func fixRows() []fixRow {
 			want: lines(exectest.ForRunCall(F["own group"], "Output")), fixed: runsKeeping("Output")},
 		{name: "kills the child in CombinedOutput", builds: []string{"exec.CommandContext"}, broken: outputs("CombinedOutput"),
 			want: lines(exectest.ForRunCall(F["own group"], "CombinedOutput")), fixed: runsKeeping("CombinedOutput")},
+		{name: "kills the child, reads StdoutPipe", broken: readsPipe(false),
+			want: lines(exectest.ForRunCall(F["own group"], "Start")), fixed: readsPipe(true)},
 		{name: "own group, kills the child", broken: func(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
 			cmd := b.cmd
 			b.cmd = func(ctx context.Context, argv []string) *exec.Cmd { return ownGroup(cmd(ctx, argv)) }
@@ -589,6 +624,7 @@ func TestFailuresDocListsEveryFixLine(t *testing.T) {
 	want := []string{
 		exectest.ForRunCall(exectest.FixLines["own group"], "Output"),
 		exectest.ForRunCall(exectest.FixLines["own group"], "CombinedOutput"),
+		exectest.ForRunCall(exectest.FixLines["own group"], "Start"),
 		exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond),
 		exectest.FixKillCgroup("<dir>"),
 		exectest.FixReach("<dir>"),
@@ -606,5 +642,34 @@ func TestFailuresDocListsEveryFixLine(t *testing.T) {
 		if !strings.Contains(doc, "TestFailuresSayWhatToChange/"+name+"`") {
 			t.Errorf("docs/failures.md: got no TestFailuresSayWhatToChange/%s, want the table to name the test of each fix line", name)
 		}
+	}
+}
+
+// A fix line names the cancelpolicy call for how run was seen running the
+// command: with its options, and in place of what. Where run reads the
+// command's pipes between its Start and its Wait, cancelpolicy.Run in
+// place of both would leave the reads a closed pipe.
+func TestFixLinesForHowRunRunsTheCommand(t *testing.T) {
+	F := exectest.FixLines
+	ignored := exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond)
+	for _, c := range []struct {
+		line, call, want string
+	}{
+		{ignored, "Start", "cancelpolicy.Start(ctx, cmd, cancelpolicy.Graceful(syscall.SIGINT, 500*time.Millisecond)) in place of cmd.Start(), and the Wait() of what it returns in place of the kill and cmd.Wait(), with the reads of the command's pipes between them as before (cmd from exec.Command or exec.CommandContext)"},
+		{F["contain"], "Start", "cancelpolicy.Start(ctx, cmd, cancelpolicy.Contain()) in place of cmd.Start(), and the Wait() of what it returns"},
+		{F["launcher"], "Output", "cancelpolicy.Run(ctx, cmd) in place of cmd.Output(), with a bytes.Buffer set as cmd.Stdout before it, whose Bytes() are the output (and another as cmd.Stderr if the *exec.ExitError's Stderr was read; cmd from exec.Command or exec.CommandContext); it kills the group also after the child exited"},
+		{F["own group"], "", F["own group"]},
+	} {
+		got := exectest.ForRunCall(c.line, c.call)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("fix line for run seen in %q: got\n\t%s\nwant it to contain\n\t%s", c.call, got, c.want)
+		}
+		if c.call != "" && strings.Contains(got, "in place of cmd.Run()") {
+			t.Errorf("fix line for run seen in %q: got\n\t%s\nwant no cmd.Run()", c.call, got)
+		}
+	}
+	// Lines with no cancelpolicy call stay as they are.
+	if got := exectest.ForRunCall(F["wait"], "Start"); got != F["wait"] {
+		t.Errorf("wait line for run seen in Start: got %q, want it unchanged", got)
 	}
 }

@@ -84,18 +84,32 @@ func (s *GoroutineScope) copyGoroutines() copySample {
 // so that a test can make the sample miss them, as a loaded machine can.
 var sampleCopyGoroutines = (*GoroutineScope).copyGoroutines
 
-// outputCall is "Output" or "CombinedOutput" where a goroutine of gs runs
-// in that method of *exec.Cmd, else "".
+// outputCall says how the goroutines gs run a command, where a fix line
+// must say it (see inPlaceOf): in cmd.Output() or cmd.CombinedOutput();
+// or reading a file themselves, outside os/exec and outside cmd.Run(), as
+// a runner reads a StdoutPipe between its cmd.Start() and cmd.Wait();
+// else "".
 func outputCall(gs []goroutines.Group) string {
+	reads, runs := false, false
 	for _, g := range gs {
+		inExec, read := false, false
 		for _, f := range g.Frames {
 			switch f.Func {
 			case "os/exec.(*Cmd).Output":
-				return "Output"
+				return runsOutput
 			case "os/exec.(*Cmd).CombinedOutput":
-				return "CombinedOutput"
+				return runsCombinedOutput
+			case "os/exec.(*Cmd).Run":
+				runs = true
+			case "os.(*File).Read", "os.(*File).WriteTo":
+				read = true
 			}
+			inExec = inExec || strings.HasPrefix(f.Func, "os/exec.")
 		}
+		reads = reads || read && !inExec // not os/exec's copy goroutines
+	}
+	if reads && !runs {
+		return runsReadsPipes
 	}
 	return ""
 }
