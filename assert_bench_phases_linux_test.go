@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -165,15 +164,3 @@ func forkCount() (int64, error) {
 	return 0, fmt.Errorf("no processes line in /proc/stat")
 }
 
-// median is the median of xs, 0 for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[len(s)/2]
-}
