@@ -163,4 +163,3 @@ func forkCount() (int64, error) {
 	}
 	return 0, fmt.Errorf("no processes line in /proc/stat")
 }
-

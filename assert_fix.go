@@ -43,12 +43,13 @@ const (
 // lines' "cancelpolicy.Run(ctx, cmd) in place of cmd.Run(), or of
 // cmd.Start(), the kill and cmd.Wait()", followed as written, would break
 // it: Run in place of Output or CombinedOutput must keep what they
-// returned; in place of a Start and a Wait with reads of the command's
-// pipes between them, it would leave those reads nothing to read.
+// returned; in place of a Start and a Wait of run's own, it would drop
+// what run does between them (reads of the command's pipes would find
+// them closed, writes to its stdin would come after it ended).
 const (
 	runsOutput         = "Output"
 	runsCombinedOutput = "CombinedOutput"
-	runsReadsPipes     = "Start"
+	runsBetween        = "Start"
 )
 
 // inPlaceOf is inPlace for how run runs the command.
@@ -59,8 +60,8 @@ func inPlaceOf(call string) string {
 		return " in place of cmd.Output(), with a bytes.Buffer set as cmd.Stdout before it, whose Bytes() are the output (and another as cmd.Stderr if the *exec.ExitError's Stderr was read; " + built + ")"
 	case runsCombinedOutput:
 		return " in place of cmd.CombinedOutput(), with one bytes.Buffer set as both cmd.Stdout and cmd.Stderr before it, whose Bytes() are the output (" + built + ")"
-	case runsReadsPipes:
-		return " in place of cmd.Start(), and the Wait() of what it returns in place of the kill and cmd.Wait(), with the reads of the command's pipes between them as before (" + built + ")"
+	case runsBetween:
+		return " in place of cmd.Start(), and the Wait() of what it returns in place of cmd.Wait(), keeping what run does between them and dropping the kill (" + built + ")"
 	}
 	return inPlace
 }
@@ -78,7 +79,7 @@ func forRunCall(msg, call string) string {
 			break
 		}
 		head := msg[:i]
-		if call == runsReadsPipes {
+		if call == runsBetween {
 			if j := strings.LastIndex(head, "cancelpolicy.Run("); j >= 0 {
 				head = head[:j] + "cancelpolicy.Start(" + head[j+len("cancelpolicy.Run("):]
 			}

@@ -14,9 +14,10 @@ import (
 )
 
 // A module of a user's, outside this one (testdata/downstream), with a
-// table-driven test of a runner built with exec.Command that kills the
-// command with Process.Kill from a watchdog: its test fails, and with the
-// fix line it prints applied verbatim it passes. Before, the line
+// table-driven test of a runner built with exec.Command that starts the
+// command, kills it with Process.Kill from a watchdog and waits for it:
+// its test fails, and with the fix line it prints applied verbatim it
+// passes. Before, the line
 // advised cancelpolicy.Apply(cmd), which such a command cannot take: its
 // Start fails ("exec: command with a non-nil Cancel was not created with
 // CommandContext"), and the check skipped as vacuous, green under go test.
@@ -72,7 +73,7 @@ func TestDownstreamModuleFollowsTheFixLine(t *testing.T) {
 	if err == nil {
 		t.Fatalf("go test of the downstream runner that kills the child only: got ok, want a failure:\n%s", out)
 	}
-	want := exectest.FixLines["own group"]
+	want := exectest.ForRunCall(exectest.FixLines["own group"], "Start") // run calls Start and Wait itself
 	n := 0
 	for line := range strings.Lines(out) {
 		if l := strings.TrimSpace(line); strings.HasPrefix(l, "fix: ") {

@@ -17,7 +17,7 @@ func sandboxFixRows() []fixRow {
 	F := exectest.FixLines
 	return []fixRow{
 		{name: "escaped, group killed: PID namespace", opts: []exectest.DescendantOption{exectest.Escaping()}, need: needPIDNamespace, broken: killsGroup,
-			want: lines(F["contain"]), fixed: inSandbox(bwrap.Args(bwrap.UnsharePID()), killsGroup)},
+			want: lines(S(F["contain"])), fixed: inSandbox(bwrap.Args(bwrap.UnsharePID()), killsGroup)},
 		{name: "no /proc", vacuous: true, need: needProcSight, broken: inSandbox(bwrap.Args(bwrap.NoProc()), runs(asIs)),
 			want: lines(F["mount /proc"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
 		{name: "no /dev", vacuous: true, need: needBwrap, broken: inSandbox(bwrap.Args(bwrap.NoDev()), runs(asIs)),

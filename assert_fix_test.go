@@ -182,6 +182,26 @@ func runs(setup func(*exec.Cmd) *exec.Cmd, opts ...cancelpolicy.Option) runnerOf
 	}
 }
 
+// starts is runs for a runner that calls cmd.Start() and cmd.Wait()
+// itself, as the fix line then says: cancelpolicy.Start(ctx, cmd) in
+// place of cmd.Start(), and the Wait of what it returns in place of the
+// kill and cmd.Wait().
+func starts(setup func(*exec.Cmd) *exec.Cmd, opts ...cancelpolicy.Option) runnerOf {
+	return func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
+		return func(ctx context.Context) error {
+			s, err := cancelpolicy.Start(ctx, setup(b.command(ctx, d.Argv())), opts...)
+			if err != nil {
+				return err
+			}
+			return s.Wait()
+		}
+	}
+}
+
+// S is a fix line as a check prints it where run calls cmd.Start() and
+// cmd.Wait() itself (see starts).
+func S(line string) string { return exectest.ForRunCall(line, "Start") }
+
 func asIs(cmd *exec.Cmd) *exec.Cmd { return cmd }
 
 // outputs runs the command with call, cmd.Output() or
@@ -240,6 +260,41 @@ func readsPipe(fixed bool) runnerOf {
 	}
 }
 
+// writesStdin writes to the command's StdinPipe between cmd.Start() and
+// cmd.Wait(), the cancel killing the child alone; fixed, it is the fix
+// line's change, as for readsPipe. cancelpolicy.Run in place of the
+// Start and the Wait would write after the command ended.
+func writesStdin(fixed bool) runnerOf {
+	return func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
+		return func(ctx context.Context) error {
+			cmd := b.command(ctx, d.Argv())
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				return err
+			}
+			write := func() error {
+				_, err := io.WriteString(stdin, "input\n")
+				return errors.Join(err, stdin.Close())
+			}
+			if fixed {
+				s, err := cancelpolicy.Start(ctx, cmd)
+				if err != nil {
+					return err
+				}
+				werr := write()
+				return errors.Join(werr, s.Wait())
+			}
+			disarm, err := startStopping(ctx, cmd, func() error { return cmd.Process.Kill() })
+			if err != nil {
+				return err
+			}
+			defer disarm()
+			werr := write()
+			return errors.Join(werr, cmd.Wait())
+		}
+	}
+}
+
 // runsKeeping is the fix line's change to outputs(call): a bytes.Buffer
 // set as cmd.Stdout (and as cmd.Stderr for CombinedOutput) before
 // cancelpolicy.Run, in place of call, and its Bytes() the output.
@@ -288,12 +343,13 @@ func signalsGroup(sig syscall.Signal) runnerOf {
 	}
 }
 
-// gracefully is the fix for an ignored signal: cancelpolicy.Run with
-// Graceful(sig, grace), grace half the default bound of 1s, as the line
-// says.
+// gracefully is the fix for an ignored signal: cancelpolicy.Start with
+// Graceful(sig, grace), grace half the default bound of 1s, and the Wait
+// of what it returns, as the line says to a runner that starts and waits
+// for the command itself.
 func gracefully(sig syscall.Signal) runnerOf {
 	return func(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
-		return runs(func(cmd *exec.Cmd) *exec.Cmd {
+		return starts(func(cmd *exec.Cmd) *exec.Cmd {
 			cmd = ownGroup(cmd)
 			cmd.Dir = os.TempDir()
 			return cmd
@@ -472,35 +528,43 @@ func fixLines(report string) []string {
 func fixRows() []fixRow {
 	F := exectest.FixLines
 	return []fixRow{
-		{name: "kills the child: hang", broken: killsChild, want: lines(F["own group"]), fixed: runs(asIs)},
-		{name: "kills the child: survivor", broken: withoutPipe(killsChild), want: lines(F["own group"]), fixed: withoutPipe(runs(asIs))},
+		{name: "kills the child: hang", broken: killsChild, want: lines(S(F["own group"])), fixed: starts(asIs)},
+		{name: "kills the child: survivor", broken: withoutPipe(killsChild), want: lines(S(F["own group"])), fixed: withoutPipe(starts(asIs))},
+		{name: "kills the child in Run", builds: []string{"exec.CommandContext"}, broken: func(b build, d *exectest.Descendant, _ *reaper) func(context.Context) error {
+			return func(ctx context.Context) error {
+				//execcheck:ignore a runner broken on purpose: the diagnosis tests need its failure
+				return b.command(ctx, d.Argv()).Run()
+			}
+		}, want: lines(F["own group"]), fixed: runs(asIs)},
 		{name: "kills the child in Output", builds: []string{"exec.CommandContext"}, broken: outputs("Output"),
 			want: lines(exectest.ForRunCall(F["own group"], "Output")), fixed: runsKeeping("Output")},
 		{name: "kills the child in CombinedOutput", builds: []string{"exec.CommandContext"}, broken: outputs("CombinedOutput"),
 			want: lines(exectest.ForRunCall(F["own group"], "CombinedOutput")), fixed: runsKeeping("CombinedOutput")},
 		{name: "kills the child, reads StdoutPipe", broken: readsPipe(false),
-			want: lines(exectest.ForRunCall(F["own group"], "Start")), fixed: readsPipe(true)},
+			want: lines(S(F["own group"])), fixed: readsPipe(true)},
+		{name: "kills the child, writes StdinPipe", broken: writesStdin(false),
+			want: lines(S(F["own group"])), fixed: writesStdin(true)},
 		{name: "own group, kills the child", broken: func(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
 			cmd := b.cmd
 			b.cmd = func(ctx context.Context, argv []string) *exec.Cmd { return ownGroup(cmd(ctx, argv)) }
 			return killsChild(b, d, rp)
-		}, want: lines(F["kill group"]), fixed: runs(ownGroup)},
+		}, want: lines(S(F["kill group"])), fixed: starts(ownGroup)},
 		{name: "group SIGINT, background job", need: needSigIgn, broken: signalsGroup(syscall.SIGINT),
-			want: lines(exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond)), fixed: gracefully(syscall.SIGINT)},
+			want: lines(S(exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond))), fixed: gracefully(syscall.SIGINT)},
 		{name: "group SIGQUIT, background job", need: needSigIgn, broken: signalsGroup(syscall.SIGQUIT),
-			want: lines(exectest.FixIgnored(syscall.SIGQUIT, 500*time.Millisecond)), fixed: gracefully(syscall.SIGQUIT)},
+			want: lines(S(exectest.FixIgnored(syscall.SIGQUIT, 500*time.Millisecond))), fixed: gracefully(syscall.SIGQUIT)},
 		{name: "group SIGINT, background job, no pipe", need: needSigIgn, broken: withoutPipe(signalsGroup(syscall.SIGINT)),
-			want: lines(exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond)), fixed: withoutPipe(gracefully(syscall.SIGINT))},
+			want: lines(S(exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond))), fixed: withoutPipe(gracefully(syscall.SIGINT))},
 		{name: "group SIGTERM, trap", opts: []exectest.DescendantOption{exectest.IgnoresTerm()}, need: needSigIgn, broken: signalsGroup(syscall.SIGTERM),
-			want: lines(exectest.FixIgnored(syscall.SIGTERM, 500*time.Millisecond)), fixed: gracefully(syscall.SIGTERM)},
+			want: lines(S(exectest.FixIgnored(syscall.SIGTERM, 500*time.Millisecond))), fixed: gracefully(syscall.SIGTERM)},
 		{name: "group SIGINT, signal.Ignore", opts: []exectest.DescendantOption{exectest.IgnoresTerm(), exectest.Hermetic()}, need: needSigIgn, broken: signalsGroup(syscall.SIGINT),
-			want: lines(exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond)), fixed: gracefully(syscall.SIGINT)},
+			want: lines(S(exectest.FixIgnored(syscall.SIGINT, 500*time.Millisecond))), fixed: gracefully(syscall.SIGINT)},
 		{name: "group SIGINT, portable mode: no word on signals", need: needPortableMode, broken: signalsGroup(syscall.SIGINT),
-			want: lines(F["kill group"]), fixed: runs(ownGroup)},
+			want: lines(S(F["kill group"])), fixed: starts(ownGroup)},
 		{name: "launcher, group killed while the child runs", opts: []exectest.DescendantOption{exectest.Launcher()}, broken: killsGroupWhileChildRuns,
-			want: lines(F["launcher"]), fixed: runs(ownGroup)},
+			want: lines(S(F["launcher"])), fixed: starts(ownGroup)},
 		{name: "escaped, group killed: Contain", opts: []exectest.DescendantOption{exectest.Escaping()}, need: needContain, broken: killsGroup,
-			want: lines(F["contain"]), fixed: runs(ownGroup, cancelpolicy.Contain())},
+			want: lines(S(F["contain"])), fixed: starts(ownGroup, cancelpolicy.Contain())},
 		{name: "kills later", broken: killsLater, want: lines(F["wait first"]), fixed: runs(ownGroup)},
 		{name: "returns after start", broken: startsOnly, want: lines(F["early"]), fixed: runs(asIs)},
 		{name: "abandons", broken: abandons, want: lines(F["stop, then wait"], F["own group"]), fixed: runs(asIs)},
@@ -655,7 +719,7 @@ func TestFixLinesForHowRunRunsTheCommand(t *testing.T) {
 	for _, c := range []struct {
 		line, call, want string
 	}{
-		{ignored, "Start", "cancelpolicy.Start(ctx, cmd, cancelpolicy.Graceful(syscall.SIGINT, 500*time.Millisecond)) in place of cmd.Start(), and the Wait() of what it returns in place of the kill and cmd.Wait(), with the reads of the command's pipes between them as before (cmd from exec.Command or exec.CommandContext)"},
+		{ignored, "Start", "cancelpolicy.Start(ctx, cmd, cancelpolicy.Graceful(syscall.SIGINT, 500*time.Millisecond)) in place of cmd.Start(), and the Wait() of what it returns in place of cmd.Wait(), keeping what run does between them and dropping the kill (cmd from exec.Command or exec.CommandContext)"},
 		{F["contain"], "Start", "cancelpolicy.Start(ctx, cmd, cancelpolicy.Contain()) in place of cmd.Start(), and the Wait() of what it returns"},
 		{F["launcher"], "Output", "cancelpolicy.Run(ctx, cmd) in place of cmd.Output(), with a bytes.Buffer set as cmd.Stdout before it, whose Bytes() are the output (and another as cmd.Stderr if the *exec.ExitError's Stderr was read; cmd from exec.Command or exec.CommandContext); it kills the group also after the child exited"},
 		{F["own group"], "", F["own group"]},

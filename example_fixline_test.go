@@ -15,10 +15,11 @@ import (
 	"github.com/exectest/exectest/internal/recorder"
 )
 
-// A failure ends with the change to make, in one line. Here a runner
-// builds its command with exec.Command and kills the direct child when
-// ctx is done; with the line applied (cancelpolicy.Run in place of Start,
-// the kill and Wait) the check passes.
+// A failure ends with the change to make, in one line, for how run runs
+// the command. Here a runner builds its command with exec.Command, starts
+// it, kills the direct child when ctx is done and waits; with the line
+// applied (cancelpolicy.Start in place of cmd.Start, the Wait of what it
+// returns in place of cmd.Wait, the kill dropped) the check passes.
 func ExampleAssertCancel_fixLine() {
 	for _, fixed := range []bool{false, true} {
 		rec := recorder.Run(nil, "example", func(t testing.TB) {
@@ -27,9 +28,13 @@ func ExampleAssertCancel_fixLine() {
 				cmd := exec.Command(d.Argv()[0], d.Argv()[1:]...)
 				cmd.Stdout = new(strings.Builder) // a pipe, as in most runners
 				if fixed {
-					return cancelpolicy.Run(ctx, cmd)
+					s, err := cancelpolicy.Start(ctx, cmd)
+					if err != nil {
+						return err
+					}
+					return s.Wait()
 				}
-				//execcheck:ignore the example shows the broken runner; its fix line, applied, is the cancelpolicy.Run above
+				//execcheck:ignore the example shows the broken runner; its fix line, applied, is the cancelpolicy.Start above
 				if err := cmd.Start(); err != nil {
 					return err
 				}
@@ -44,6 +49,6 @@ func ExampleAssertCancel_fixLine() {
 	}
 	// Output:
 	// FAIL
-	// fix: start the command in a process group of its own and kill that group on cancel: cancelpolicy.Run(ctx, cmd) in place of cmd.Run(), or of cmd.Start(), the kill and cmd.Wait() (cmd from exec.Command or exec.CommandContext)
+	// fix: start the command in a process group of its own and kill that group on cancel: cancelpolicy.Start(ctx, cmd) in place of cmd.Start(), and the Wait() of what it returns in place of cmd.Wait(), keeping what run does between them and dropping the kill (cmd from exec.Command or exec.CommandContext)
 	// PASS
 }

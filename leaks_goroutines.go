@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -84,32 +85,47 @@ func (s *GoroutineScope) copyGoroutines() copySample {
 // so that a test can make the sample miss them, as a loaded machine can.
 var sampleCopyGoroutines = (*GoroutineScope).copyGoroutines
 
-// outputCall says how the goroutines gs run a command, where a fix line
-// must say it (see inPlaceOf): in cmd.Output() or cmd.CombinedOutput();
-// or reading a file themselves, outside os/exec and outside cmd.Run(), as
-// a runner reads a StdoutPipe between its cmd.Start() and cmd.Wait();
-// else "".
+// outputCall says how run's own goroutine among gs (the scope's first,
+// which runs in [pprof.Do]) runs the command, where a fix line must say
+// it (see inPlaceOf): in cmd.Output() or cmd.CombinedOutput(); or between
+// a cmd.Start() and a cmd.Wait() of its own, waiting in the Wait or
+// reading or writing a file itself (a StdoutPipe, a StdinPipe); else ""
+// (in cmd.Run(), or where nothing tells).
 func outputCall(gs []goroutines.Group) string {
-	reads, runs := false, false
 	for _, g := range gs {
-		inExec, read := false, false
-		for _, f := range g.Frames {
+		if !slices.ContainsFunc(g.Frames, func(f goroutines.Frame) bool { return f.Func == "runtime/pprof.Do" }) {
+			continue
+		}
+		var output, combined, run, between bool
+		for i, f := range g.Frames {
 			switch f.Func {
 			case "os/exec.(*Cmd).Output":
-				return runsOutput
+				output = true
 			case "os/exec.(*Cmd).CombinedOutput":
-				return runsCombinedOutput
+				combined = true
 			case "os/exec.(*Cmd).Run":
-				runs = true
-			case "os.(*File).Read", "os.(*File).WriteTo":
-				read = true
+				run = true
+			case "os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Start":
+				// Called by run itself, not by os/exec nor by cancelpolicy.
+				if i+1 < len(g.Frames) {
+					caller := g.Frames[i+1].Func
+					between = between || !strings.HasPrefix(caller, "os/exec.") && !strings.Contains(caller, "/cancelpolicy.")
+				}
+			case "os.(*File).Read", "os.(*File).WriteTo", "os.(*File).Write", "os.(*File).ReadFrom":
+				between = true
 			}
-			inExec = inExec || strings.HasPrefix(f.Func, "os/exec.")
 		}
-		reads = reads || read && !inExec // not os/exec's copy goroutines
-	}
-	if reads && !runs {
-		return runsReadsPipes
+		switch {
+		case output:
+			return runsOutput
+		case combined:
+			return runsCombinedOutput
+		case run:
+			return ""
+		case between:
+			return runsBetween
+		}
+		return ""
 	}
 	return ""
 }
