@@ -91,6 +91,10 @@ var FixLines = map[string]string{
 	"report":                 fixReport,
 }
 
+// OutputCall says how run's own goroutine among gs runs the command, as
+// the check tells it for its fix lines.
+var OutputCall = outputCall
+
 // ForRunCall is a failure's text as a check prints it where run was seen
 // in the method call of *exec.Cmd ("Output", "CombinedOutput").
 var ForRunCall = forRunCall
