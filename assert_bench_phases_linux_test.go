@@ -26,9 +26,13 @@ import (
 //   - cleanup-ms: the verdict to the end of the test's cleanups (the
 //     fixture's release);
 //   - floor-asleep-ms: start to the floor's sleep asleep (state S), past
-//     its loader, as the proof waits for it, from floor checks run after
-//     each round and outside the ratio; proof-over-asleep-ms is proof-ms
-//     less it: what the proof costs beyond the sleep's own start-up;
+//     its loader, as the proof waits for it, from floor checks that wait
+//     for that (a third block of each round, the three blocks taking
+//     turns to come first); proof-over-asleep-ms is proof-ms less it:
+//     what the proof costs beyond the sleep's own start-up;
+//   - toolkit/floor-asleep (and floor-asleep-ms/check): the per-round
+//     ratio against those floor checks, start to reap: the bare work with
+//     the proof's one wait the floor leaves out (the sleep's loader);
 //   - forks/check and floor-forks/check: processes created during one
 //     check, from the "processes" counter of /proc/stat, which counts
 //     every fork and clone on the machine: exact on an otherwise idle
@@ -58,7 +62,8 @@ func BenchmarkCancelCheckPhases(b *testing.B) {
 		toolkit, floor, floorStart               []float64
 		prepare, proof, toReturn, after, cleanup []float64
 		forks, floorForks                        []float64
-		floorAsleep                              []float64
+		floorAsleep, floorAsleepTotal            []float64
+		asleepRatios                             []float64
 	)
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	runToolkit := func() (total time.Duration) {
@@ -85,6 +90,19 @@ func BenchmarkCancelCheckPhases(b *testing.B) {
 		}
 		return total
 	}
+	// The floor that waits, as the proof does, until its sleep sleeps:
+	// past its loader, which the floor does not wait for.
+	runFloorAsleep := func() (total time.Duration) {
+		for range blockSize {
+			began := time.Now()
+			asleep := floorCheckUntil(b, waitForSleepAsleep)
+			took := time.Since(began)
+			floorAsleep = append(floorAsleep, ms(asleep))
+			floorAsleepTotal = append(floorAsleepTotal, ms(took))
+			total += took
+		}
+		return total
+	}
 	runFloor := func() (total time.Duration) {
 		for range blockSize {
 			f0, _ := forkCount()
@@ -101,16 +119,20 @@ func BenchmarkCancelCheckPhases(b *testing.B) {
 	}
 	b.ResetTimer()
 	for round := 0; b.Loop(); round++ {
-		var tk, fl time.Duration
-		if round%2 == 0 {
-			tk, fl = runToolkit(), runFloor()
-		} else {
-			fl, tk = runFloor(), runToolkit()
+		// The three blocks in turn, each first in one round of three.
+		var tk, fl, fa time.Duration
+		for i := range 3 {
+			switch (round + i) % 3 {
+			case 0:
+				tk = runToolkit()
+			case 1:
+				fl = runFloor()
+			case 2:
+				fa = runFloorAsleep()
+			}
 		}
 		ratios = append(ratios, float64(tk)/float64(fl))
-		for range blockSize {
-			floorAsleep = append(floorAsleep, ms(floorCheckUntil(b, waitForSleepAsleep)))
-		}
+		asleepRatios = append(asleepRatios, float64(tk)/float64(fa))
 	}
 	b.ReportMetric(median(ratios), "toolkit/floor")
 	b.ReportMetric(median(toolkit), "toolkit-ms/check")
@@ -120,6 +142,8 @@ func BenchmarkCancelCheckPhases(b *testing.B) {
 	b.ReportMetric(median(proof), "proof-ms")
 	b.ReportMetric(median(proof)-median(floorStart), "proof-over-start-ms")
 	b.ReportMetric(median(floorAsleep), "floor-asleep-ms")
+	b.ReportMetric(median(floorAsleepTotal), "floor-asleep-ms/check")
+	b.ReportMetric(median(asleepRatios), "toolkit/floor-asleep")
 	b.ReportMetric(median(proof)-median(floorAsleep), "proof-over-asleep-ms")
 	b.ReportMetric(median(toReturn), "cancel-to-return-ms")
 	b.ReportMetric(median(after), "after-return-ms")
