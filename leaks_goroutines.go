@@ -60,9 +60,9 @@ const copySampleWait = 100 * time.Millisecond
 // copySample is what a count of os/exec's copy goroutines saw.
 type copySample struct {
 	n int // os/exec's copy goroutines
-	// call is the method of *exec.Cmd a goroutine of the scope waited in,
-	// where it was one whose output the fix must keep: "Output" or
-	// "CombinedOutput"; "" for any other.
+	// call is how run's own goroutine was seen running the command, where
+	// a fix line must say it (see outputCall): "Output", "CombinedOutput",
+	// "Start" (a cmd.Start and a cmd.Wait of its own); "" otherwise.
 	call string
 }
 
