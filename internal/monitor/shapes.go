@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -80,6 +79,6 @@ func (m *Monitor) startedIt(pid int) bool {
 	if m.child.PID != 0 && pid == m.child.PID {
 		return true
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	b, err := proc.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	return err == nil && strings.Contains(string(b), m.token)
 }

@@ -43,7 +43,7 @@ func ownPidfds() map[int]bool {
 		if err != nil || target != "anon_inode:[pidfd]" && !strings.HasPrefix(target, "pidfd:") {
 			continue
 		}
-		info, err := os.ReadFile("/proc/self/fdinfo/" + e.Name())
+		info, err := ReadFile("/proc/self/fdinfo/" + e.Name())
 		if err != nil {
 			continue
 		}

@@ -102,7 +102,7 @@ func cgroupOf(pid int) (string, error) {
 // readCgroup reads the cgroup v2 from a /proc/PID/cgroup file: its 0::
 // line, which is not the first one on hybrid hosts.
 func readCgroup(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return "", fmt.Errorf("cgroup v2: %w", err)
 	}
@@ -126,7 +126,7 @@ func (c *Cgroup) Add(pid int) error {
 // PIDs lists the members, in the test's PID namespace. Zombies are no
 // longer members.
 func (c *Cgroup) PIDs() ([]int, error) {
-	b, err := os.ReadFile(filepath.Join(c.Path, "cgroup.procs"))
+	b, err := ReadFile(filepath.Join(c.Path, "cgroup.procs"))
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package proc
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,7 +39,7 @@ func linuxSignal(id Identity, sig syscall.Signal) error {
 
 // linuxNSpid reads the NSpid line of /proc/PID/status.
 func linuxNSpid(pid int) ([]int, error) {
-	b, err := os.ReadFile(procPath(pid, "status"))
+	b, err := ReadFile(procPath(pid, "status"))
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,37 +10,58 @@ import (
 )
 
 func linuxFDs(pid int, only map[string]string) []FD {
-	entries, err := os.ReadDir(procPath(pid, "fd"))
+	if pid == os.Getpid() && only != nil {
+		if fds, ok := ownFDsOn(only); ok {
+			return fds
+		}
+	}
+	return procFDs(pid, only)
+}
+
+// procFDs is linuxFDs read from /proc alone: a link, and for a match its
+// fdinfo, per descriptor.
+func procFDs(pid int, only map[string]string) []FD {
+	entries, err := ReadDirNames(procPath(pid, "fd"))
 	if err != nil {
 		return nil
 	}
+	slices.Sort(entries)
 	var fds []FD
 	for _, e := range entries {
-		n, err := strconv.Atoi(e.Name())
+		n, err := strconv.Atoi(e)
 		if err != nil {
 			continue
 		}
-		target, err := os.Readlink(procPath(pid, "fd/"+e.Name()))
+		target, err := os.Readlink(procPath(pid, "fd/"+e))
 		if err != nil {
 			continue
 		}
 		if _, ok := only[target]; only != nil && !ok {
 			continue
 		}
-		fds = append(fds, FD{Num: n, Target: target, Write: writable(pid, e.Name())})
+		fds = append(fds, FD{Num: n, Target: target, Write: writable(pid, e)})
 	}
 	return fds
 }
 
 // linuxPipes lists the pipes a process has open, from the links only.
 func linuxPipes(pid int) map[string]bool {
-	entries, err := os.ReadDir(procPath(pid, "fd"))
+	if pid == os.Getpid() {
+		return ownPipes()
+	}
+	return procPipes(pid)
+}
+
+// procPipes is linuxPipes read from /proc alone: a link per descriptor.
+func procPipes(pid int) map[string]bool {
+	entries, err := ReadDirNames(procPath(pid, "fd"))
 	if err != nil {
 		return nil
 	}
+	slices.Sort(entries)
 	pipes := map[string]bool{}
 	for _, e := range entries {
-		if target, err := os.Readlink(procPath(pid, "fd/"+e.Name())); err == nil && IsPipe(target) {
+		if target, err := os.Readlink(procPath(pid, "fd/"+e)); err == nil && IsPipe(target) {
 			pipes[target] = true
 		}
 	}
@@ -48,7 +70,7 @@ func linuxPipes(pid int) map[string]bool {
 
 // writable reads the access mode from fdinfo's flags (octal).
 func writable(pid int, fd string) bool {
-	b, err := os.ReadFile(procPath(pid, "fdinfo/"+fd))
+	b, err := ReadFile(procPath(pid, "fdinfo/"+fd))
 	if err != nil {
 		return false
 	}

@@ -102,7 +102,7 @@ func linuxHolds(pid int, f fileID) bool {
 // closeOnExec reports whether descriptor fd of pid closes on exec, from
 // the octal flags line of its fdinfo; unreadable counts as yes.
 func closeOnExec(pid int, fd string) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + fd)
+	b, err := ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + fd)
 	if err != nil {
 		return true
 	}

@@ -1,14 +1,13 @@
 package proc
 
 import (
-	"os"
 	"strconv"
 	"strings"
 )
 
 // linuxIgnored reads the SigIgn line of /proc/PID/status.
 func linuxIgnored(pid int) (SignalSet, bool) {
-	b, err := os.ReadFile(procPath(pid, "status"))
+	b, err := ReadFile(procPath(pid, "status"))
 	if err != nil {
 		return 0, false
 	}

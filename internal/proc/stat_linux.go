@@ -1,7 +1,6 @@
 package proc
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -9,7 +8,7 @@ import (
 
 // linuxReadStat reads /proc/PID/stat.
 func linuxReadStat(pid int) (Stat, error) {
-	b, err := os.ReadFile(procPath(pid, "stat"))
+	b, err := ReadFile(procPath(pid, "stat"))
 	if err != nil {
 		return Stat{}, err
 	}
@@ -23,7 +22,7 @@ const ticksPerSecond = 100
 // linuxAge is how long ago a process that started at start (clock ticks
 // since boot) started, to the tick.
 func linuxAge(start uint64) time.Duration {
-	b, err := os.ReadFile("/proc/uptime")
+	b, err := ReadFile("/proc/uptime")
 	if err != nil {
 		return 0
 	}

@@ -1,7 +1,7 @@
 package proc
 
 import (
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,10 +12,11 @@ import (
 // would also stat every match, and sort them, for every process of every
 // walk.
 func linuxChildren(pid int) []int {
-	tasks, _ := os.ReadDir(procPath(pid, "task"))
+	tasks, _ := ReadDirNames(procPath(pid, "task"))
+	slices.Sort(tasks)
 	var kids []int
 	for _, t := range tasks {
-		if tid, err := strconv.Atoi(t.Name()); err == nil {
+		if tid, err := strconv.Atoi(t); err == nil {
 			kids = append(kids, childrenOfThread(pid, tid)...)
 		}
 	}
@@ -24,7 +25,7 @@ func linuxChildren(pid int) []int {
 
 // childrenOfThread lists the children of one thread of pid.
 func childrenOfThread(pid, tid int) []int {
-	b, err := os.ReadFile(procPath(pid, "task/"+strconv.Itoa(tid)+"/children"))
+	b, err := ReadFile(procPath(pid, "task/"+strconv.Itoa(tid)+"/children"))
 	if err != nil {
 		return nil
 	}

@@ -43,7 +43,7 @@ func Dying(id proc.Identity) bool {
 // is gone, so there is no moment between the kill and exit(2) where this
 // misses it.
 func fatalPending(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	b, err := proc.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return true // gone since
 	}
