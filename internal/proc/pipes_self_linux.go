@@ -8,9 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The test process's own descriptors are looked at by every check, twice:
-// a /proc link read per descriptor walks /proc/PID/fd/N each time, which
-// costs several times an fstat(2) of the descriptor itself. So for the
+// Every check looks at the test process's own descriptors as it starts
+// and again after run returns: a /proc link read per descriptor walks
+// /proc/PID/fd/N each time, which costs more than an fstat(2) of the
+// descriptor itself. So for the
 // test process, only a FIFO's link is read; every other descriptor is told
 // apart by its fstat alone. A FIFO's link tells a pipe ("pipe:[N]") from a
 // named FIFO (a path): an inode number alone could be either's.
