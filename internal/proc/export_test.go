@@ -25,3 +25,6 @@ func Running() map[int]bool {
 	}
 	return pids
 }
+
+// TreesBy is Trees with the children from children.
+var TreesBy = treesBy

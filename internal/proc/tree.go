@@ -47,11 +47,21 @@ func treesBy(seeds []Identity, children func(int) []int) []Identity {
 			out = append(out, id)
 		}
 	}
+	// A seed comes more than once (a root the fixture also reported): each
+	// is read once.
+	looked := map[Identity]bool{}
 	for _, id := range seeds {
+		if looked[id] {
+			continue
+		}
+		looked[id] = true
 		if !id.Alive() {
 			continue
 		}
-		add(id)
+		if !seen[id.PID] {
+			seen[id.PID] = true
+			out = append(out, id)
+		}
 		for _, pid := range walk(id.PID, children) {
 			if d, err := Identify(pid); err == nil && d.Start >= id.Start {
 				add(d)
