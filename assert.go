@@ -79,7 +79,7 @@ type check struct {
 	// By the cancel.
 	copyGoroutines int       // os/exec's copy goroutines, sampled while the fixture started
 	copySampled    bool      // copyGoroutines was counted: none is a count too (*os.File stdio)
-	runCall        string    // how run was seen running the command, for the fix lines (see outputCall)
+	runCall        string    // how run was seen running the command, for the fix lines (see runCallOf)
 	proved         bool      // the descendant had proved it runs
 	lapse          string    // why that proof no longer held, if it did not
 	why            string    // why the cancel came when it did

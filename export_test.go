@@ -91,9 +91,9 @@ var FixLines = map[string]string{
 	"report":                 fixReport,
 }
 
-// OutputCall says how run's own goroutine among gs runs the command, as
+// RunCallOf says how run's own goroutine among gs runs the command, as
 // the check tells it for its fix lines.
-var OutputCall = outputCall
+var RunCallOf = runCallOf
 
 // ForRunCall is a failure's text as a check prints it where run was seen
 // in the method call of *exec.Cmd ("Output", "CombinedOutput").

@@ -61,7 +61,7 @@ const copySampleWait = 100 * time.Millisecond
 type copySample struct {
 	n int // os/exec's copy goroutines
 	// call is how run's own goroutine was seen running the command, where
-	// a fix line must say it (see outputCall): "Output", "CombinedOutput",
+	// a fix line must say it (see runCallOf): "Output", "CombinedOutput",
 	// "Start" (a cmd.Start and a cmd.Wait of its own); "" otherwise.
 	call string
 }
@@ -75,7 +75,7 @@ func (s *GoroutineScope) copyGoroutines() copySample {
 	var c copySample
 	settling.Poll(copySampleWait, func() bool {
 		gs := s.running()
-		c = copySample{n: countCopyGoroutines(gs), call: outputCall(gs)}
+		c = copySample{n: countCopyGoroutines(gs), call: runCallOf(gs)}
 		return !unstarted(gs)
 	})
 	return c
@@ -85,13 +85,13 @@ func (s *GoroutineScope) copyGoroutines() copySample {
 // so that a test can make the sample miss them, as a loaded machine can.
 var sampleCopyGoroutines = (*GoroutineScope).copyGoroutines
 
-// outputCall says how run's own goroutine among gs (the scope's first,
+// runCallOf says how run's own goroutine among gs (the scope's first,
 // which runs in [pprof.Do]) runs the command, where a fix line must say
 // it (see inPlaceOf): in cmd.Output() or cmd.CombinedOutput(); or between
 // a cmd.Start() and a cmd.Wait() of its own, waiting in the Wait or
 // reading or writing a file itself (a StdoutPipe, a StdinPipe); else ""
 // (in cmd.Run(), or where nothing tells).
-func outputCall(gs []goroutines.Group) string {
+func runCallOf(gs []goroutines.Group) string {
 	for _, g := range gs {
 		if !slices.ContainsFunc(g.Frames, func(f goroutines.Frame) bool { return f.Func == "runtime/pprof.Do" }) {
 			continue

@@ -71,7 +71,7 @@ func TestHowRunRunsTheCommand(t *testing.T) {
 		{"in a select, its Wait in another goroutine", []goroutines.Group{root("runtime.selectgo", "example.com/r.run"), other("os/exec.(*Cmd).Wait", "example.com/r.run.func1")}, ""},
 		{"no goroutine of run's", []goroutines.Group{copying}, ""},
 	} {
-		if got := exectest.OutputCall(c.gs); got != c.want {
+		if got := exectest.RunCallOf(c.gs); got != c.want {
 			t.Errorf("run %s: got %q, want %q", c.name, got, c.want)
 		}
 	}
