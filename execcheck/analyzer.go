@@ -274,6 +274,13 @@ func callText(rs *runSite) string {
 		return rs.via + "(...)"
 	case rs.kind.policy():
 		return rs.kind.String() + "(...)"
+	case rs.methodValue:
+		// The call as written, with the method it calls.
+		m := "(...)." + rs.kind.String()
+		if simpleExpr(rs.cmdExpr) {
+			m = types.ExprString(rs.cmdExpr) + "." + rs.kind.String()
+		}
+		return types.ExprString(rs.call) + " (" + m + ")"
 	case simpleExpr(rs.cmdExpr):
 		return types.ExprString(rs.cmdExpr) + "." + rs.kind.String() + "()"
 	}

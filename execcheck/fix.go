@@ -110,7 +110,7 @@ func (ps *pkgState) uniqueCtx(r *instance) ast.Expr {
 // rewrite makes the SuggestedFix, or returns nil where it would not be
 // mechanical or right.
 func (ps *pkgState) rewrite(rs *runSite, r *instance, ctxExpr ast.Expr) *analysis.SuggestedFix {
-	if rs.via != "" || hasHandKill(&r.p) || ctxExpr == nil || !simpleExpr(ctxExpr) {
+	if rs.via != "" || rs.methodValue || hasHandKill(&r.p) || ctxExpr == nil || !simpleExpr(ctxExpr) {
 		return nil
 	}
 	switch rs.kind {

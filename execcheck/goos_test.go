@@ -118,3 +118,26 @@ func TestSitesUnknown(t *testing.T) {
 	}
 	analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/sites") // no diagnostic
 }
+
+// TestSitesThroughMethodValues: a run through a method value (f :=
+// cmd.Output; f()) is a site, named by the call as written and the method
+// it calls.
+func TestSitesThroughMethodValues(t *testing.T) {
+	fixes := sitesOf(t, "linux", "example.com/t/fixes")
+	ok := sitesOf(t, "linux", "example.com/t/ok")
+	for _, c := range []struct {
+		fn    string
+		sites map[string]execcheck.Site
+		class execcheck.Class
+		call  string
+	}{
+		{"MethodValue", fixes, execcheck.Hang, "output() (cmd.Output)"},
+		{"MethodValueRun", fixes, execcheck.Hang, "run() (cmd.Run)"},
+		{"GroupKillMethodValue", ok, execcheck.OK, "run() (cmd.Run)"},
+	} {
+		s, found := c.sites[c.fn]
+		if !found || s.Class != c.class || s.Call != c.call {
+			t.Errorf("%s: got %v %q (found: %v), want %v %q", c.fn, s.Class, s.Call, found, c.class, c.call)
+		}
+	}
+}

@@ -279,5 +279,8 @@ type runSite struct {
 	pos     token.Pos
 	cmdExpr ast.Expr // the command as written at the run (x in x.Run())
 	via     string   // a helper that runs it
-	opts    bool     // cancelpolicy options given
+	// methodValue: run through a method value (f := cmd.Output; f()),
+	// whose call is not where the command is written: no rewrite.
+	methodValue bool
+	opts        bool // cancelpolicy options given
 }

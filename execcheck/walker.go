@@ -94,8 +94,12 @@ type fnVal struct {
 	sc      *scope
 	effects []targeted
 	named   *types.Func
-	params  map[int]*instance // a closure's command parameters
-	results []value           // what a closure returns
+	// A method value of *exec.Cmd (f := cmd.Output): its command, for
+	// the run at f().
+	recv     value
+	recvExpr ast.Expr
+	params   map[int]*instance // a closure's command parameters
+	results  []value           // what a closure returns
 }
 
 type targeted struct {
@@ -1054,8 +1058,11 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 			return value{pid: w.ps.pidVar(f)}
 		}
 	case types.MethodVal:
-		w.eval(e.X)
+		x := w.eval(e.X)
 		if fn, ok := sel.Obj().(*types.Func); ok {
+			if methodOf(fn, "os/exec", "Cmd") {
+				return value{fn: &fnVal{named: fn, recv: x, recvExpr: e.X}}
+			}
 			return value{fn: &fnVal{named: fn}}
 		}
 	}
@@ -1307,7 +1314,7 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	}
 	switch {
 	case methodOf(fn, "os/exec", "Cmd"):
-		return w.cmdMethod(c, fn.Name(), recv, recvExpr)
+		return w.cmdMethod(c, fn.Name(), recv, recvExpr, false)
 	case methodOf(fn, "os", "Process"):
 		if recv.proc != nil || w.cancelOwner != nil || w.deferTo != nil {
 			switch fn.Name() {
@@ -1375,6 +1382,9 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	// A function value or an interface method.
 	if fn == nil {
 		if v := w.eval(fun); v.fn != nil {
+			if methodOf(v.fn.named, "os/exec", "Cmd") && v.fn.recvExpr != nil {
+				return w.cmdMethod(c, v.fn.named.Name(), v.fn.recv, v.fn.recvExpr, true)
+			}
 			if v.fn.named != nil {
 				if s := w.ps.summaryOf(v.fn.named); s != nil {
 					return w.apply(s, v.fn.named, c, args)
@@ -1515,8 +1525,9 @@ func (w *walker) builtin(b *types.Builtin, c *ast.CallExpr) []value {
 	return []value{{}}
 }
 
-// cmdMethod handles a method of *exec.Cmd.
-func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr ast.Expr) []value {
+// cmdMethod handles a method of *exec.Cmd, called at c, or through a
+// method value at c (methodValue: f := cmd.Output; f()).
+func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr ast.Expr, methodValue bool) []value {
 	x := recv.inst
 	if x == nil {
 		x = w.ps.newInstance()
@@ -1524,10 +1535,10 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 	r := x.root()
 	switch name {
 	case "Run":
-		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr})
+		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
 		return []value{{}}
 	case "Start":
-		w.addRun(x, &runSite{kind: runStart, call: c, pos: c.Pos(), cmdExpr: recvExpr})
+		w.addRun(x, &runSite{kind: runStart, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
 		return []value{{}}
 	case "Output", "CombinedOutput":
 		if !r.p.CopyPipe {
@@ -1537,7 +1548,7 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 		if name == "CombinedOutput" {
 			k = runCombined
 		}
-		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: recvExpr})
+		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
 		return []value{{}, {}}
 	case "StdoutPipe", "StderrPipe":
 		what := "stdout"

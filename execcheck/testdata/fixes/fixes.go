@@ -108,3 +108,21 @@ func Started(ctx context.Context, argv []string) error {
 	}
 	return cmd.Wait()
 }
+
+// MethodValue runs Output through a method value: found at the call, and
+// not rewritten there, since the command is written elsewhere.
+func MethodValue(ctx context.Context, dir string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", "status")
+	cmd.Dir = dir
+	output := cmd.Output
+	return output() // want `^hang: the output is collected by Output\(\) and nothing bounds Wait.*fix: collect the output in a bytes.Buffer set as cmd.Stdout and run cancelpolicy.Run\(ctx, cmd\)$`
+}
+
+// MethodValueRun: Run through a method value, with a kill of the child
+// only.
+func MethodValueRun(ctx context.Context, argv []string) error {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdout = new(bytes.Buffer)
+	run := cmd.Run
+	return run() // want `^hang: stdout is a \*bytes.Buffer`
+}

@@ -145,3 +145,21 @@ func (t *Terminate) Start(argv []string) error {
 func (t *Terminate) Stop() error { // want Stop:`^execcheck\[kills: group:other\]$`
 	return syscall.Kill(-t.pid, syscall.SIGTERM)
 }
+
+// GroupKillMethodValue is NotALauncher's command run through a method
+// value: the method value changes nothing.
+func GroupKillMethodValue(ctx context.Context, pkg string) error {
+	cmd := exec.CommandContext(ctx, "go", "test", pkg)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
+	cmd.WaitDelay = 2 * time.Second
+	run := cmd.Run
+	return run()
+}
