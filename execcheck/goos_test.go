@@ -120,8 +120,8 @@ func TestSitesUnknown(t *testing.T) {
 }
 
 // TestSitesThroughMethodValues: a run through a method value (f :=
-// cmd.Output; f()) is a site, named by the call as written and the method
-// it calls.
+// cmd.Output; f()) or a method expression ((*exec.Cmd).Output(cmd)) is a
+// site, named by the call as written and the method it calls.
 func TestSitesThroughMethodValues(t *testing.T) {
 	fixes := sitesOf(t, "linux", "example.com/t/fixes")
 	ok := sitesOf(t, "linux", "example.com/t/ok")
@@ -133,6 +133,7 @@ func TestSitesThroughMethodValues(t *testing.T) {
 	}{
 		{"MethodValue", fixes, execcheck.Hang, "output() (cmd.Output)"},
 		{"MethodValueRun", fixes, execcheck.Hang, "run() (cmd.Run)"},
+		{"MethodExpression", fixes, execcheck.Hang, "(*exec.Cmd).Output(cmd) (cmd.Output)"},
 		{"GroupKillMethodValue", ok, execcheck.OK, "run() (cmd.Run)"},
 	} {
 		s, found := c.sites[c.fn]

@@ -1287,15 +1287,21 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	fn, _ := typeutil.Callee(w.info, c).(*types.Func)
 	var recv value
 	var recvExpr ast.Expr
+	methodExpr := false
 	if sel, ok := fun.(*ast.SelectorExpr); ok {
 		if s := w.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
 			recvExpr = sel.X
 			recv = w.eval(sel.X)
+		} else if s != nil && s.Kind() == types.MethodExpr && len(c.Args) > 0 {
+			methodExpr = true // (*exec.Cmd).Run(cmd): the receiver is the first argument
 		}
 	}
 	args := make([]value, len(c.Args))
 	for i, a := range c.Args {
 		args[i] = w.eval(a)
+	}
+	if methodExpr && methodOf(fn, "os/exec", "Cmd") {
+		return w.cmdMethod(c, fn.Name(), args[0], c.Args[0], true)
 	}
 	if recv.pipe != nil && fn != nil && fn.Name() == "WriteTo" {
 		w.readToEOF(recv, fn)

@@ -126,3 +126,10 @@ func MethodValueRun(ctx context.Context, argv []string) error {
 	run := cmd.Run
 	return run() // want `^hang: stdout is a \*bytes.Buffer`
 }
+
+// MethodExpression runs Output as a method expression.
+func MethodExpression(ctx context.Context, dir string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", "status")
+	cmd.Dir = dir
+	return (*exec.Cmd).Output(cmd) // want `^hang: the output is collected by Output\(\) and nothing bounds Wait`
+}
