@@ -86,13 +86,13 @@ func inOwnNamespace(pid int) bool {
 // fixture process.
 func linuxHolds(pid int, f fileID) bool {
 	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
-	entries, err := os.ReadDir(dir)
+	names, err := ReadDirNames(dir)
 	if err != nil {
 		return false
 	}
-	for _, e := range entries {
+	for _, fd := range names {
 		var st unix.Stat_t
-		if unix.Stat(dir+"/"+e.Name(), &st) == nil && uint64(st.Dev) == f.dev && uint64(st.Ino) == f.ino && !closeOnExec(pid, e.Name()) {
+		if unix.Stat(dir+"/"+fd, &st) == nil && uint64(st.Dev) == f.dev && uint64(st.Ino) == f.ino && !closeOnExec(pid, fd) {
 			return true
 		}
 	}
