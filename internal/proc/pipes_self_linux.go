@@ -11,10 +11,10 @@ import (
 // Every check looks at the test process's own descriptors as it starts
 // and again after run returns: a /proc link read per descriptor walks
 // /proc/PID/fd/N each time, which costs more than an fstat(2) of the
-// descriptor itself. So for the
-// test process, only a FIFO's link is read; every other descriptor is told
-// apart by its fstat alone. A FIFO's link tells a pipe ("pipe:[N]") from a
-// named FIFO (a path): an inode number alone could be either's.
+// descriptor itself. So for the test process, only a FIFO's link is read;
+// every other descriptor is told apart by its fstat alone. A FIFO's link
+// tells a pipe ("pipe:[N]") from a named FIFO (a path): an inode number
+// alone could be either's.
 
 // ownDescriptors lists the test process's descriptor numbers.
 // The listing's own descriptor is among them, closed by now: fstat fails
