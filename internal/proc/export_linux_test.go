@@ -6,3 +6,12 @@ var (
 	ProcFDs   = procFDs
 	ProcPipes = procPipes
 )
+
+// WithoutPipefs makes the pipes' device unknown until the test ends, as
+// where no pipe can be made: the test process's pipes are then told by
+// their links.
+func WithoutPipefs(t interface{ Cleanup(func()) }) {
+	old := pipefs
+	pipefs = func() (uint64, bool) { return 0, false }
+	t.Cleanup(func() { pipefs = old })
+}

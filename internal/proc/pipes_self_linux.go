@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -11,10 +12,10 @@ import (
 // Every check looks at the test process's own descriptors as it starts
 // and again after run returns: a /proc link read per descriptor walks
 // /proc/PID/fd/N each time, which costs more than an fstat(2) of the
-// descriptor itself. So for the test process, only a FIFO's link is read;
-// every other descriptor is told apart by its fstat alone. A FIFO's link
-// tells a pipe ("pipe:[N]") from a named FIFO (a path): an inode number
-// alone could be either's.
+// descriptor itself. So the test process's descriptors are told apart by
+// their fstat alone: a pipe is a FIFO on the pipes' own device (see
+// pipefs), which tells it from a named FIFO whose inode number could be
+// a pipe's.
 
 // ownDescriptors lists the test process's descriptor numbers.
 // The listing's own descriptor is among them, closed by now: fstat fails
@@ -32,15 +33,42 @@ func ownDescriptors() []int {
 	return nums
 }
 
-// ownFIFOs calls fn with each of the test process's descriptors that is a
-// FIFO, and its link's target.
-func ownFIFOs(fn func(fd int, target string)) {
+// pipefs is the device of the kernel's pipes, all on the one internal
+// pipefs mount: a FIFO on it is a pipe, whose link reads pipe:[inode];
+// any other FIFO is a named one. It is learnt from a pipe made and closed
+// at once (close-on-exec: no child started meanwhile keeps it), the first
+// time it is needed; ok is false where no pipe could be made.
+var pipefs = sync.OnceValues(func() (dev uint64, ok bool) {
+	var p [2]int
+	if unix.Pipe2(p[:], unix.O_CLOEXEC) != nil {
+		return 0, false
+	}
+	defer unix.Close(p[0])
+	defer unix.Close(p[1])
+	var st unix.Stat_t
+	if unix.Fstat(p[0], &st) != nil {
+		return 0, false
+	}
+	return uint64(st.Dev), true
+})
+
+// ownPipeFDs calls fn with each of the test process's descriptors that is
+// a pipe, and its link's target (pipe:[inode]): from its fstat alone, or
+// where the pipes' device is unknown, from the link of each FIFO.
+func ownPipeFDs(fn func(fd int, target string)) {
+	dev, known := pipefs()
 	for _, n := range ownDescriptors() {
 		var st unix.Stat_t
 		if unix.Fstat(n, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
 			continue
 		}
-		if target, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(n)); err == nil {
+		if known {
+			if uint64(st.Dev) == dev {
+				fn(n, "pipe:["+strconv.FormatUint(st.Ino, 10)+"]")
+			}
+			continue
+		}
+		if target, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(n)); err == nil && IsPipe(target) {
 			fn(n, target)
 		}
 	}
@@ -49,11 +77,7 @@ func ownFIFOs(fn func(fd int, target string)) {
 // ownPipes is linuxPipes of the test process.
 func ownPipes() map[string]bool {
 	pipes := map[string]bool{}
-	ownFIFOs(func(_ int, target string) {
-		if IsPipe(target) {
-			pipes[target] = true
-		}
-	})
+	ownPipeFDs(func(_ int, target string) { pipes[target] = true })
 	return pipes
 }
 
@@ -65,7 +89,7 @@ func ownFDsOn(only map[string]string) (fds []FD, ok bool) {
 			return nil, false
 		}
 	}
-	ownFIFOs(func(n int, target string) {
+	ownPipeFDs(func(n int, target string) {
 		if _, ok := only[target]; ok {
 			fds = append(fds, FD{Num: n, Target: target, Write: ownWritable(n)})
 		}

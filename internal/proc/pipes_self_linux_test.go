@@ -17,6 +17,14 @@ import (
 // is a pipe's must not pass for that pipe.
 func TestOwnDescriptorsAsProcSeesThem(t *testing.T) {
 	linuxMode(t)
+	t.Run("by the pipes' device", ownDescriptorsAsProcSeesThem)
+	t.Run("by the links", func(t *testing.T) {
+		proc.WithoutPipefs(t)
+		ownDescriptorsAsProcSeesThem(t)
+	})
+}
+
+func ownDescriptorsAsProcSeesThem(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
