@@ -33,7 +33,21 @@ func Dying(id proc.Identity) bool {
 	if err != nil || s.Exiting() || fatalPending(id.PID) {
 		return true
 	}
-	return namespaceDying(id.PID, s)
+	return namespaceDying(id, s)
+}
+
+// exitingNow is Dying's first look taken again: the process is gone, a
+// zombie, in exit(2) or has a fatal signal pending.
+func exitingNow(id proc.Identity) bool {
+	s, err := id.Stat()
+	return err != nil || s.Exiting() || fatalPending(id.PID)
+}
+
+// pidNamespace reads the PID namespace link of the process named by pid
+// ("self" for the test process). A variable: the tests make the process
+// die between a look and this read.
+var pidNamespace = func(pid string) (string, error) {
+	return os.Readlink("/proc/" + pid + "/ns/pid")
 }
 
 // fatalPending reads the process's pending signals (its own and its
@@ -83,26 +97,31 @@ func fatalIn(status string) bool {
 // four stop signals, SIGURG and SIGWINCH.
 const terminatesByDefault = ^uint64(0) &^ (1<<(17-1) | 1<<(18-1) | 1<<(19-1) | 1<<(20-1) | 1<<(21-1) | 1<<(22-1) | 1<<(23-1) | 1<<(28-1))
 
-// namespaceDying reports whether pid lives in a PID namespace other than
+// namespaceDying reports whether the process lives in a PID namespace other than
 // the test's whose init is on its way out: when a namespace's init dies,
 // the kernel kills every other member, a moment later.
-func namespaceDying(pid int, s proc.Stat) bool {
-	own, err := os.Readlink("/proc/self/ns/pid")
+func namespaceDying(id proc.Identity, s proc.Stat) bool {
+	own, err := pidNamespace("self")
 	if err != nil {
 		return false
 	}
-	ns, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid")
-	if err != nil || ns == own {
+	ns, err := pidNamespace(strconv.Itoa(id.PID))
+	if err != nil {
+		// The link goes with the process: one that died since the
+		// look at its stat is dying, not alive.
+		return exitingNow(id)
+	}
+	if ns == own {
 		return false
 	}
 	// The init is the topmost ancestor in the same namespace.
-	top, topStat := pid, s
+	top, topStat := id.PID, s
 	for range 64 {
 		pp := topStat.PPID
 		if pp <= 0 {
 			break
 		}
-		l, err := os.Readlink("/proc/" + strconv.Itoa(pp) + "/ns/pid")
+		l, err := pidNamespace(strconv.Itoa(pp))
 		if err != nil || l != ns {
 			break
 		}
@@ -159,9 +178,16 @@ func DyingSoon(id proc.Identity) bool {
 		// before the look still runs its exit. Give it the moment.
 		return backoff.Schedule{First: 100 * time.Microsecond, Max: 2 * time.Millisecond}.Poll(portableTeardown, func() bool { return Dying(id) })
 	}
-	own, err := os.Readlink("/proc/self/ns/pid")
-	ns, err2 := os.Readlink("/proc/" + strconv.Itoa(id.PID) + "/ns/pid")
-	if err != nil || err2 != nil || ns == own {
+	own, err := pidNamespace("self")
+	ns, err2 := pidNamespace(strconv.Itoa(id.PID))
+	switch {
+	case err != nil:
+		return false
+	case err2 != nil:
+		// Killed and gone between Dying's look and this read (a sandbox
+		// member the kernel killed a moment after the look): look again.
+		return exitingNow(id)
+	case ns == own:
 		return false
 	}
 	return backoff.Schedule{First: 50 * time.Microsecond, Max: 500 * time.Microsecond}.Poll(sandboxTeardown, func() bool { return Dying(id) })
