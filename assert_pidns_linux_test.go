@@ -2,9 +2,14 @@ package exectest_test
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/unsharetest"
 )
 
@@ -23,6 +28,8 @@ func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 	needSight(t, "processes in another PID namespace")
 	prefix := unsharetest.PIDNamespace(t)
 	t.Logf("namespace by: %q", prefix)
+	// The report says why the namespace outlived unshare, and names its init.
+	const orphanedInit = "PID namespaces whose init outlived the process that started it, so the kernel killed none of their members (a parent-death signal armed too late or not at all: bwrap arms --die-with-parent only once the command runs, containers/bubblewrap#633):"
 	cases := []struct {
 		name    string
 		prefix  []string
@@ -36,7 +43,15 @@ func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 		// Without --kill-child the namespace's init outlives unshare and
 		// holds the command's output.
 		{"no kill child/default cancel", unsharetest.WithoutKillChild(prefix), defaultCancel, "fail",
-			[]string{"run did not return within the bound after cancel", "pipe:["}},
+			[]string{"run did not return within the bound after cancel", "pipe:[", orphanedInit, "(fixture child, the init of their PID namespace)"}},
+		// The same namespace, its maker killed and not waited for: the
+		// namespace's processes survive the return.
+		{"no kill child/kills and returns", unsharetest.WithoutKillChild(prefix), killAndReturn, "fail",
+			[]string{"fixture processes alive after run returned", orphanedInit, "(fixture child, the init of their PID namespace)"}},
+		// The same with an init that is not the fixture's, as bwrap's is:
+		// a shell that runs the command as its child.
+		{"no kill child, init not the fixture's/kills and returns", append(unsharetest.WithoutKillChild(prefix), "/bin/sh", "-c", `"$@"; exit`, "sh"), killAndReturn, "fail",
+			[]string{"fixture processes alive after run returned", orphanedInit, "(the init of their PID namespace): ppid "}},
 	}
 	for _, sh := range shapes {
 		for _, c := range cases {
@@ -53,5 +68,46 @@ func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A PID namespace whose init the test process started itself (clone
+// flags on the Cmd) and run left running: the init outlived nothing, so
+// the report must not say it outlived the process that started it.
+func TestOrphanedInitNotClaimedForTheTestsOwnChild(t *testing.T) {
+	needSight(t, "processes in another PID namespace")
+	attr := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
+	if os.Getuid() != 0 {
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	}
+	// The namespace must be one this machine can make.
+	//execcheck:ignore /bin/true starts nothing and is waited for at once
+	probe := exec.Command("/bin/true")
+	probe.SysProcAttr = attr
+	if err := probe.Run(); err != nil {
+		envswitch.Unmet(t, "a PID namespace for a child of the test (clone flags %#x): got %v, want one", attr.Cloneflags, err)
+	}
+	abandons := func(argv []string) func(context.Context) error {
+		return func(ctx context.Context) error {
+			//execcheck:ignore run leaves it running on purpose; exectest kills it, and the goroutine waits for it
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.SysProcAttr = attr
+			if err := cmd.Start(); err != nil {
+				return err
+			}
+			<-ctx.Done()
+			go cmd.Wait()
+			return ctx.Err()
+		}
+	}
+	f := runFake(t, func(tb testing.TB) {
+		d := exectest.NewDescendant(tb)
+		exectest.AssertCancel(tb, d, abandons(d.Argv()))
+	})
+	f.wantVerdict(t, "fail", "fixture processes alive after run returned")
+	if strings.Contains(f.report(), "init outlived") {
+		t.Errorf("report of a namespace whose init the test process started: got a claim that it outlived its maker, want none:%s", f.report())
 	}
 }

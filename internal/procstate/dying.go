@@ -114,25 +114,8 @@ func namespaceDying(id proc.Identity, s proc.Stat) bool {
 	if ns == own {
 		return false
 	}
-	// The init is the topmost ancestor in the same namespace.
-	top, topStat := id.PID, s
-	for range 64 {
-		pp := topStat.PPID
-		if pp <= 0 {
-			break
-		}
-		l, err := pidNamespace(strconv.Itoa(pp))
-		if err != nil || l != ns {
-			break
-		}
-		ps, err := proc.ReadStat(pp)
-		if err != nil {
-			break
-		}
-		top, topStat = pp, ps
-	}
-	inner, err := proc.NSpid(top)
-	if err != nil || len(inner) == 0 || inner[len(inner)-1] != 1 {
+	top, topStat, ok := initOf(id.PID, s, ns)
+	if !ok {
 		return false
 	}
 	if topStat.Exiting() || fatalPending(top) {
@@ -150,6 +133,32 @@ func namespaceDying(id proc.Identity, s proc.Stat) bool {
 		return true
 	}
 	return outside.PID > 1 && Dying(outside)
+}
+
+// initOf returns the init of the PID namespace ns that pid, whose stat is
+// s, lives in: its topmost ancestor in ns, if that is ns's pid 1.
+func initOf(pid int, s proc.Stat, ns string) (int, proc.Stat, bool) {
+	top, topStat := pid, s
+	for range 64 {
+		pp := topStat.PPID
+		if pp <= 0 {
+			break
+		}
+		l, err := pidNamespace(strconv.Itoa(pp))
+		if err != nil || l != ns {
+			break
+		}
+		ps, err := proc.ReadStat(pp)
+		if err != nil {
+			break
+		}
+		top, topStat = pp, ps
+	}
+	inner, err := proc.NSpid(top)
+	if err != nil || len(inner) == 0 || inner[len(inner)-1] != 1 {
+		return 0, proc.Stat{}, false
+	}
+	return top, topStat, true
 }
 
 // sandboxTeardown bounds how long a sandbox takes to pass a kill down:
