@@ -116,8 +116,16 @@ func TestNoFalseAlarms(t *testing.T) {
 			return r.run
 		},
 	} {
-		var passed atomic.Int64
+		var (
+			passed  atomic.Int64
+			skipped string
+		)
 		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if t.Skipped() {
+					skipped = "skipped (go test -v shows why)"
+				}
+			}()
 			r := mk(t)
 			for lane := range lanes {
 				t.Run(fmt.Sprint(lane), func(t *testing.T) {
@@ -136,6 +144,10 @@ func TestNoFalseAlarms(t *testing.T) {
 				})
 			}
 		})
+		if skipped != "" {
+			t.Logf("%s: %s", name, skipped)
+			continue
+		}
 		t.Logf("%s: passed %d of %d under %d burners", name, passed.Load(), runs, 2*runtime.NumCPU())
 	}
 }

@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"sync"
@@ -294,15 +296,20 @@ const sleepComm = "sleep"
 // the reason the proof fails, or "", and raced: the cancel killed it
 // first, which proves nothing either way.
 func (m *Monitor) awaitExec(id proc.Identity, was string) (reason string, raced bool) {
-	var s proc.Stat
+	var (
+		s   proc.Stat
+		err error
+	)
 	done := execPolling.Poll(execWait, func() bool {
-		var err error
-		s, err = id.Stat()
+		s, err = statOf(id)
+		gone := errors.Is(err, fs.ErrNotExist) || err == nil && s.Exiting()
 		switch {
-		case (err != nil || s.Exiting()) && m.cancelled():
+		case gone && m.cancelled():
 			reason, raced = "", true
-		case err != nil || s.Exiting():
+		case gone:
 			reason = m.diedAfterReport(id.PID)
+		case err != nil:
+			return false // a read that failed, of a process still there: look again
 		case s.Comm != was && s.Comm != sleepComm:
 			reason = fmt.Sprintf("pid %d: became %q after its report, want %s (/bin/sleep)", id.PID, s.Comm, sleepComm)
 		case s.Comm == sleepComm && s.State == "S":
@@ -314,11 +321,18 @@ func (m *Monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 		}
 		return true
 	})
+	if !done && err != nil {
+		return fmt.Sprintf("pid %d: cannot be read %v after its report: %v", id.PID, execWait, err), false
+	}
 	if !done {
 		return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
 	}
 	return reason, raced
 }
+
+// statOf reads a process's stat: a variable, for the tests of a read that
+// fails.
+var statOf = proc.Identity.Stat
 
 // execPolling is how often the descendant is looked at while it execs:
 // the exec and the loader take about a millisecond, and each look past the

@@ -28,3 +28,6 @@ func Running() map[int]bool {
 
 // TreesBy is Trees with the children from children.
 var TreesBy = treesBy
+
+// PortableReadStat is the portable mode's ReadStat, in either mode.
+var PortableReadStat = psReadStat

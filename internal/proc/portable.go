@@ -21,6 +21,13 @@ import (
 var portableBackend backend
 
 func init() {
+	// gopsutil derives a Linux process's creation time from the boot
+	// time, read again for every process unless cached: in a container
+	// from /proc/uptime against the clock, truncated to the second, so two
+	// reads of one process could differ by a second and it seemed gone.
+	// One boot time for the whole test process keeps its identities; the
+	// watchdog, another process, measures as it does ([MeasureStartsAs]).
+	process.EnableBootTimeCache(true)
 	portableBackend = backend{
 		name:            "portable",
 		readStat:        psReadStat,
@@ -67,11 +74,11 @@ func psReadStat(pid int) (Stat, error) {
 	if err != nil {
 		return Stat{}, notThere(err)
 	}
-	start, err := p.CreateTime()
+	start, err := psCreated(p)
 	if err != nil {
 		return Stat{}, notThere(err)
 	}
-	s := Stat{PID: pid, Start: uint64(start)}
+	s := Stat{PID: pid, Start: start}
 	if ppid, err := p.Ppid(); err == nil {
 		s.PPID = int(ppid)
 	} else {
@@ -87,7 +94,7 @@ func psReadStat(pid int) (Stat, error) {
 	// process it names only if the pid was not recycled meanwhile.
 	if again, err := process.NewProcess(int32(pid)); err != nil {
 		return Stat{}, notThere(err)
-	} else if t, err := again.CreateTime(); err != nil || t != start {
+	} else if t, err := psCreated(again); err != nil || t != start {
 		return Stat{}, fs.ErrNotExist
 	}
 	return s, nil
@@ -151,7 +158,7 @@ func psScan(args []string, since uint64) (parents, map[string][]Identity) {
 		if err != nil {
 			continue
 		}
-		if created, err := p.CreateTime(); since > 0 && (err != nil || uint64(created) < since) {
+		if created, err := psCreated(p); since > 0 && (err != nil || created < since) {
 			continue
 		}
 		if ppid, err := p.Ppid(); err == nil && ppid != pid {
@@ -172,12 +179,6 @@ func psScan(args []string, since uint64) (parents, map[string][]Identity) {
 	return out, withArg
 }
 
-// CacheBootTime makes the portable mode read the boot time once instead of
-// for every process it looks at (gopsutil derives each creation time from
-// it): for a process that looks at all of them against the clock, the
-// watchdog. It changes no identity: the boot time stays as it was read.
-func CacheBootTime() { process.EnableBootTimeCache(true) }
-
 // psPeek reads a process's parent and creation time: gopsutil reads the
 // creation time when it finds the process.
 func psPeek(pid int) (ppid int, start uint64, err error) {
@@ -185,7 +186,7 @@ func psPeek(pid int) (ppid int, start uint64, err error) {
 	if err != nil {
 		return 0, 0, notThere(err)
 	}
-	created, err := p.CreateTime()
+	created, err := psCreated(p)
 	if err != nil {
 		return 0, 0, notThere(err)
 	}
@@ -193,7 +194,7 @@ func psPeek(pid int) (ppid int, start uint64, err error) {
 	if err != nil {
 		return 0, 0, notThere(err)
 	}
-	return int(pp), uint64(created), nil
+	return int(pp), created, nil
 }
 
 // psPIDs lists every process.

@@ -3,6 +3,9 @@ package watchdog
 // RoleFlag starts the arguments of a test binary started as the watchdog.
 const RoleFlag = roleFlag
 
+// RoleArg is the watchdog's argument for the test process owner.
+var RoleArg = roleArg
+
 // Die does to the watchdog what the test process's death does: it closes
 // the pipe's write end, waits for the watchdog to exit, and forgets it,
 // and the fixtures it knew, as a new test process would start afresh.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -193,9 +192,14 @@ func start() error {
 		return err
 	}
 	defer null.Close()
+	self, err := proc.Identify(os.Getpid())
+	if err != nil {
+		w.Close()
+		return err
+	}
 	// Not an exec.Cmd: it is never waited for while the test runs, which
 	// GODEBUG=execwait=2 would take for a bug.
-	p, err := os.StartProcess(exe, []string{exe, roleFlag + strconv.Itoa(os.Getpid())}, &os.ProcAttr{
+	p, err := os.StartProcess(exe, []string{exe, roleArg(self)}, &os.ProcAttr{
 		Dir:   "/", // it holds no test's working directory
 		Env:   environ(),
 		Files: []*os.File{null, null, null, r}, // r becomes descriptor 3: pipeFD

@@ -1,16 +1,21 @@
 package watchdog
 
 import (
+	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// roleFlag starts the watchdog's arguments: -exectest.watchdog=OWNER,
-// where OWNER is the test process's pid.
+// roleFlag starts the watchdog's arguments: -exectest.watchdog=PID,START,
+// the test process's identity as it reads it (see [proc.MeasureStartsAs]).
 const roleFlag = "-exectest.watchdog="
+
+// roleArg is the watchdog's argument for the test process owner.
+func roleArg(owner proc.Identity) string {
+	return fmt.Sprintf("%s%d,%d", roleFlag, owner.PID, owner.Start)
+}
 
 // A test binary started as the watchdog serves as one and exits here,
 // before its tests, or its TestMain, could run: no hook needed.
@@ -18,8 +23,9 @@ func init() {
 	if len(os.Args) != 2 || !strings.HasPrefix(os.Args[1], roleFlag) {
 		return
 	}
-	owner, err := strconv.Atoi(strings.TrimPrefix(os.Args[1], roleFlag))
-	if err != nil || owner <= 1 {
+	var owner proc.Identity
+	n, err := fmt.Sscanf(strings.TrimPrefix(os.Args[1], roleFlag), "%d,%d", &owner.PID, &owner.Start)
+	if err != nil || n != 2 || owner.PID <= 1 {
 		exit(2)
 	}
 	// Closed before the signals are ignored, which tells its tests that
@@ -28,7 +34,9 @@ func init() {
 	// longer than the close.
 	closeInherited()
 	ignoreSignals()
-	proc.CacheBootTime()
-	serve(owner, os.NewFile(pipeFD, "watchdog"))
+	// Read as the test process reads them, the identities it sends match.
+	// Should the test process be gone already, it sent nothing to match.
+	proc.MeasureStartsAs(owner)
+	serve(owner.PID, os.NewFile(pipeFD, "watchdog"))
 	exit(0)
 }

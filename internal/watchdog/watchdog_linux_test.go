@@ -43,7 +43,7 @@ func TestWatchdogCleansUpAtEOF(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	cmd := exec.Command(exe, watchdog.RoleFlag+strconv.Itoa(os.Getpid()))
+	cmd := exec.Command(exe, watchdog.RoleArg(self(t)))
 	cmd.ExtraFiles = []*os.File{r}
 	//execcheck:ignore the watchdog starts nothing; the test waits for it, and the cleanup kills it
 	if err := cmd.Start(); err != nil {
@@ -281,4 +281,15 @@ func fdNum(f *os.File) int {
 	c, _ := f.SyscallConn()
 	c.Control(func(u uintptr) { fd = int(u) })
 	return fd
+}
+
+// self is the test process's identity, as the watchdog's argument names
+// its owner.
+func self(t *testing.T) proc.Identity {
+	t.Helper()
+	id, err := proc.Identify(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
