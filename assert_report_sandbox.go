@@ -37,9 +37,10 @@ func orphanedInits(ps []described, s monitor.Snapshot) []described {
 }
 
 // startedHere says whether the test process started id itself: for a
-// process the fixture reported, what its parent was at the report (the
-// toolkit holds pidfds on those, which [proc.Adopted] would take for
-// os/exec's); for another, by the pidfds the test process holds.
+// process the fixture reported, what its parent was at the report, which
+// holds whatever run did with its Cmd since (a Process.Release drops the
+// pidfd that [proc.Adopted] looks for); for another, by the pidfds the
+// test process holds.
 func startedHere(id proc.Identity, s monitor.Snapshot) bool {
 	for _, k := range s.Known {
 		if k.ID == id {

@@ -8,8 +8,8 @@ import (
 )
 
 // linuxStartedHere lists the processes the test process holds a pidfd
-// for: those os.StartProcess started and nobody has waited for yet (and
-// those the toolkit watches). ok is false where Go starts processes
+// for, the toolkit's aside: those os.StartProcess started and nobody has
+// waited for yet. ok is false where Go starts processes
 // without one.
 func linuxStartedHere() (started map[int]bool, ok bool) {
 	if !goUsesPidfds() {
@@ -31,14 +31,19 @@ var goUsesPidfds = sync.OnceValue(func() bool {
 })
 
 // ownPidfds lists the pids the test process holds a pidfd for, from
-// /proc/self/fdinfo's Pid line.
+// /proc/self/fdinfo's Pid line, the toolkit's own pidfds left out.
 func ownPidfds() map[int]bool {
 	pids := map[int]bool{}
+	toolkitPidfds.RLock()
+	defer toolkitPidfds.RUnlock()
 	entries, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return pids
 	}
 	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && toolkitPidfds.fds[fd] {
+			continue
+		}
 		target, err := os.Readlink("/proc/self/fd/" + e.Name())
 		if err != nil || target != "anon_inode:[pidfd]" && !strings.HasPrefix(target, "pidfd:") {
 			continue

@@ -163,11 +163,11 @@ func (c *Cgroup) Kill() error {
 }
 
 func (c *Cgroup) killMember(pid int) error {
-	pidfd, err := unix.PidfdOpen(pid, 0)
+	pidfd, err := PidfdOpen(pid)
 	if err != nil {
 		return ignoreGone(err)
 	}
-	defer unix.Close(pidfd)
+	defer PidfdClose(pidfd)
 	if !c.contains(pid) {
 		return nil // exited, and its pid went to a stranger
 	}

@@ -13,7 +13,7 @@ import (
 // linuxSignal opens a pidfd first and checks the start time after, so a
 // pid recycled at any moment is never signalled.
 func linuxSignal(id Identity, sig syscall.Signal) error {
-	pidfd, err := unix.PidfdOpen(id.PID, 0)
+	pidfd, err := PidfdOpen(id.PID)
 	if err != nil {
 		if errors.Is(err, unix.ESRCH) {
 			return nil
@@ -28,7 +28,7 @@ func linuxSignal(id Identity, sig syscall.Signal) error {
 		}
 		return ignoreGone(unix.Kill(id.PID, sig))
 	}
-	defer unix.Close(pidfd)
+	defer PidfdClose(pidfd)
 	// The pidfd pins the process it was opened on; if that is still ours,
 	// the signal can reach no one else.
 	if !id.matches() {

@@ -24,14 +24,14 @@ func Open(id proc.Identity) (*Watch, error) {
 	if proc.Portable() {
 		return nil, errNoWatch
 	}
-	fd, err := unix.PidfdOpen(id.PID, 0)
+	fd, err := proc.PidfdOpen(id.PID)
 	if err != nil {
 		return nil, fmt.Errorf("pidfd_open %d: %w", id.PID, err)
 	}
 	// The pidfd pins what it was opened on: if that is still id, the
 	// watch is on the right process for good.
 	if s, err := id.Stat(); err != nil || s.Start != id.Start {
-		unix.Close(fd)
+		proc.PidfdClose(fd)
 		return nil, fmt.Errorf("pidfd_open %d: %w", id.PID, proc.ErrGone)
 	}
 	return &Watch{fd: fd, id: id}, nil
@@ -40,7 +40,7 @@ func Open(id proc.Identity) (*Watch, error) {
 // Close releases the pidfd.
 func (w *Watch) Close() {
 	if w != nil && w.fd >= 0 {
-		unix.Close(w.fd)
+		proc.PidfdClose(w.fd)
 		w.fd = -1
 	}
 }
