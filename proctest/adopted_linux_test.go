@@ -31,14 +31,8 @@ func TestChecksReapAdoptedZombies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []proc.Identity{adopted, startedID} {
-		if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
-			s, err := id.Stat()
-			return err == nil && s.Zombie()
-		}) {
-			t.Fatalf("%v: not a zombie of the test process within 5s", id)
-		}
-	}
+	awaitZombie(t, adopted)
+	awaitZombie(t, startedID)
 
 	proctest.Find(proctest.MaxWait(time.Millisecond))
 
@@ -134,4 +128,15 @@ func orphan(t *testing.T, secs string) proc.Identity {
 		proc.Reap(id)
 	})
 	return id
+}
+
+// awaitZombie waits until id is a zombie of the test process.
+func awaitZombie(t *testing.T, id proc.Identity) {
+	t.Helper()
+	if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
+		s, err := id.Stat()
+		return err == nil && s.Zombie()
+	}) {
+		t.Fatalf("%v: not a zombie of the test process within 5s", id)
+	}
 }

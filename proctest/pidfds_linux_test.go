@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 	"github.com/exectest/exectest/proctest"
@@ -30,12 +29,7 @@ func TestToolkitPidfdsLeaveAdoptedAlone(t *testing.T) {
 	if d, ok := proc.Describe(adopted, ""); !ok || !d.Adopted {
 		t.Errorf("Describe of %v, watched by the toolkit: got Adopted %v (found %v), want true", adopted, d.Adopted, ok)
 	}
-	if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
-		s, err := adopted.Stat()
-		return err == nil && s.Zombie()
-	}) {
-		t.Fatalf("%v: not a zombie of the test process within 5s", adopted)
-	}
+	awaitZombie(t, adopted)
 	proctest.Find(proctest.MaxWait(time.Millisecond))
 	if _, err := adopted.Stat(); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the adopted orphan's zombie %v, watched by the toolkit, after a check: got %v, want it reaped", adopted, err)

@@ -3,7 +3,6 @@ package watchdog_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/testproc"
-	"github.com/exectest/exectest/internal/watchdog"
 )
 
 // frameShift is how far the test process's start times are from the
@@ -26,41 +24,12 @@ const frameShift = 1000
 // leaves alone one named by the watchdog's own reading of its start, which
 // in the test process's terms is another process.
 func TestWatchdogMeasuresStartsAsItsOwner(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	owner := proc.Identity{PID: os.Getpid(), Start: created(t, os.Getpid()) + frameShift}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	cmd := exec.Command(exe, watchdog.RoleArg(owner))
-	cmd.Env = append(os.Environ(), proc.PortableEnv+"=1")
-	cmd.ExtraFiles = []*os.File{r}
-	//execcheck:ignore the watchdog starts nothing; the test waits for it, and the cleanup kills it
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-
+	wd := startWatchdog(t, owner, proc.PortableEnv+"=1")
 	named, other := testproc.Sleep(t), testproc.Sleep(t)
-	fmt.Fprintf(w, "proc tok1 %d %d\n", named.PID, created(t, named.PID)+frameShift)
-	fmt.Fprintf(w, "proc tok1 %d %d\n", other.PID, created(t, other.PID))
-	w.Close()
-	closed := time.Now()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("watchdog's end: got %v, want exit status 0", err)
-		}
-	case <-time.After(goneWithin):
-		t.Fatalf("watchdog: still running %v after EOF", goneWithin)
-	}
+	fmt.Fprintf(wd.w, "proc tok1 %d %d\n", named.PID, created(t, named.PID)+frameShift)
+	fmt.Fprintf(wd.w, "proc tok1 %d %d\n", other.PID, created(t, other.PID))
+	closed := wd.closeAndAwaitExit(t)
 	if !testproc.AwaitDead(named, goneWithin-time.Since(closed)) {
 		t.Errorf("pid %d, named by its start as the test process reads it, %v after EOF: alive, want dead", named.PID, goneWithin)
 	}

@@ -34,23 +34,8 @@ const goneWithin = time.Second
 func TestWatchdogCleansUpAtEOF(t *testing.T) {
 	linuxMode(t)
 	dir := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	cmd := exec.Command(exe, watchdog.RoleArg(self(t)))
-	cmd.ExtraFiles = []*os.File{r}
-	//execcheck:ignore the watchdog starts nothing; the test waits for it, and the cleanup kills it
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	wd := startWatchdog(t, self(t))
+	w := wd.w
 
 	marker := testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok1-x")
 	folder := filepath.Dir(marker)
@@ -70,18 +55,7 @@ func TestWatchdogCleansUpAtEOF(t *testing.T) {
 		}
 	}
 
-	w.Close()
-	closed := time.Now()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("watchdog's end: got %v, want exit status 0", err)
-		}
-	case <-time.After(goneWithin):
-		t.Fatalf("watchdog: still running %v after EOF", goneWithin)
-	}
+	closed := wd.closeAndAwaitExit(t)
 	for _, id := range []proc.Identity{known, holder} {
 		if !testproc.AwaitDead(id, goneWithin-time.Since(closed)) {
 			t.Errorf("fixture process %v %v after EOF: alive, want dead", id, goneWithin)
@@ -292,4 +266,56 @@ func self(t *testing.T) proc.Identity {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// A watchdog started by a test: the test binary in the role, and the
+// write end of its pipe.
+type startedWatchdog struct {
+	w   *os.File
+	cmd *exec.Cmd
+}
+
+// startWatchdog starts the test binary as the watchdog of owner, with env
+// added to the test's environment; the cleanup kills and reaps it.
+func startWatchdog(t *testing.T, owner proc.Identity, env ...string) startedWatchdog {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	cmd := exec.Command(exe, watchdog.RoleArg(owner))
+	cmd.Env = append(os.Environ(), env...)
+	cmd.ExtraFiles = []*os.File{r}
+	//execcheck:ignore the watchdog starts nothing; the test waits for it, and the cleanup kills it
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return startedWatchdog{w: w, cmd: cmd}
+}
+
+// closeAndAwaitExit closes the pipe, as the test process's death does,
+// fails the test unless the watchdog then exits with status 0 within
+// goneWithin, and returns when the pipe was closed.
+func (wd startedWatchdog) closeAndAwaitExit(t *testing.T) time.Time {
+	t.Helper()
+	wd.w.Close()
+	closed := time.Now()
+	exited := make(chan error, 1)
+	go func() { exited <- wd.cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("watchdog's end: got %v, want exit status 0", err)
+		}
+	case <-time.After(goneWithin):
+		t.Fatalf("watchdog: still running %v after EOF", goneWithin)
+	}
+	return closed
 }

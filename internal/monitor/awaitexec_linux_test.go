@@ -1,30 +1,20 @@
-//go:build unix
-
 package monitor
 
 import (
 	"errors"
 	"io/fs"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testproc"
 )
 
 // A descendant that reported and sleeps in /bin/sleep is proof, even when
 // a look at it failed for another reason than its end (a read that gopsutil
 // or /proc got wrong once); one that is gone is not.
 func TestAwaitExecLooksAgainAfterAFailedRead(t *testing.T) {
-	cmd := exec.Command("/bin/sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := testproc.Sleep(t)
 	for _, c := range []struct {
 		name    string
 		readErr error
