@@ -95,6 +95,7 @@ type check struct {
 	holders        []described   // holding the command's output at the bound
 	atReturn       []described   // alive and not being killed when run returned
 	survivors      []described
+	orphanedInits  []described // of the PID namespaces the holders or survivors live in
 	leaked         []goroutines.Group
 	fds            []string // the command's pipes left open, one line each
 	descendantPID  int
@@ -298,8 +299,8 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 	stillRunning := time.Since(cancelled)
 	atBound := c.d.mon.Snapshot()
 	c.holders = c.pipeHolders(atBound)
-	inits := orphanedInits(c.holders, atBound) // while they live
-	chosen := map[int]string{}                 // while they live
+	c.orphanedInits = orphanedInits(c.holders, atBound) // while they live
+	chosen := map[int]string{}                          // while they live
 	for _, p := range c.holders {
 		chosen[p.PID] = c.d.tracker.CgroupChosen(p.PID)
 	}
@@ -320,7 +321,7 @@ func (c *check) waitReturn(returned <-chan outcome, cancelled time.Time) {
 		heading = "fixture processes alive at the bound (portable mode: cannot see which of them, or which other process, holds the command's output pipe; exectest kills the fixture's so that run can return):"
 	}
 	writeList(&msg, heading, c.holders)
-	writeOrphanedInits(&msg, inits)
+	writeOrphanedInits(&msg, c.orphanedInits)
 	// Once run returned: its error may tell how the fixture child ended.
 	msg.WriteString("\n" + c.fixFor(c.holders, atBound, func(pid int) string { return chosen[pid] }))
 	if killErr != nil {
@@ -419,7 +420,8 @@ func (c *check) checkSurvivors(s monitor.Snapshot) {
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "exectest: fixture processes alive after run returned: got %d, want 0 (%s, err = %v)", len(c.survivors), c.returnedWhen(), c.out.err)
 	writeList(&msg, fmt.Sprintf("survivors, alive and not being killed when run returned or still alive %v later (killed by exectest now):", grace), c.survivors)
-	writeOrphanedInits(&msg, orphanedInits(c.survivors, s))
+	c.orphanedInits = orphanedInits(c.survivors, s)
+	writeOrphanedInits(&msg, c.orphanedInits)
 	msg.WriteString("\n" + c.fixSurvivors(s))
 	if err := c.d.killAll(); err != nil {
 		fmt.Fprintf(&msg, "\nkilling them: %v", err)

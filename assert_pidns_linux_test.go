@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -63,6 +64,9 @@ func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 					res = exectest.AssertCancel(tb, d, prefixed(c.prefix, c.run)(d.Argv()))
 				})
 				f.wantVerdict(t, c.verdict, c.text...)
+				if named := slices.Contains(c.text, orphanedInit); named != (len(res.OrphanedInits) == 1) {
+					t.Errorf("Result.OrphanedInits: got %v, want one: %v", res.OrphanedInits, named)
+				}
 				if !res.Proved || res.DescendantPID == 0 {
 					t.Errorf("result: got proved %v, descendant pid %d, want the descendant proved alive by its pid in the test's namespace", res.Proved, res.DescendantPID)
 				}
@@ -102,12 +106,13 @@ func TestOrphanedInitNotClaimedForTheTestsOwnChild(t *testing.T) {
 			return ctx.Err()
 		}
 	}
+	var res exectest.Result
 	f := runFake(t, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb)
-		exectest.AssertCancel(tb, d, abandons(d.Argv()))
+		res = exectest.AssertCancel(tb, d, abandons(d.Argv()))
 	})
 	f.wantVerdict(t, "fail", "fixture processes alive after run returned")
-	if strings.Contains(f.report(), "init outlived") {
-		t.Errorf("report of a namespace whose init the test process started: got a claim that it outlived its maker, want none:%s", f.report())
+	if strings.Contains(f.report(), "init outlived") || len(res.OrphanedInits) > 0 {
+		t.Errorf("report of a namespace whose init the test process started: got a claim that it outlived its maker (Result.OrphanedInits %v), want none:%s", res.OrphanedInits, f.report())
 	}
 }

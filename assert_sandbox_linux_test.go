@@ -59,11 +59,19 @@ func TestAssertCancelSandbox(t *testing.T) {
 		for _, c := range cases {
 			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
 				t.Setenv("EXECTEST_STRICT", "0")
+				var res exectest.Result
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb, sh.opts...)
-					exectest.AssertCancel(tb, d, prefixed(c.sandbox, c.run)(d.Argv()))
+					res = exectest.AssertCancel(tb, d, prefixed(c.sandbox, c.run)(d.Argv()))
 				})
 				want, wantText := c.verdict[sh.name], c.wantText
+				if want == "pass" && f.verdict() == "fail" && len(res.OrphanedInits) > 0 {
+					// bwrap arms --die-with-parent only once the command
+					// runs (containers/bubblewrap#633): killed sooner, it
+					// leaves its sandbox running, and the failure is right.
+					t.Logf("got fail, want pass, but the sandbox's init outlived bwrap (its --die-with-parent armed too late): the failure is right:%s", f.report())
+					return
+				}
 				if w, ok := portableSandbox[c.name]; ok && portable {
 					want, wantText = w.verdict, w.text
 				}

@@ -40,6 +40,15 @@ type Result struct {
 	Holders []proctest.Process
 	// Survivors are the fixture processes alive after run returned.
 	Survivors []proctest.Process
+	// OrphanedInits are the inits of the PID namespaces that Holders or
+	// Survivors live in, where such an init outlived the process that
+	// started it (adopted, not started by the test process): why a
+	// sandbox meant to die with its maker kept them running. Its
+	// parent-death signal was armed too late or not at all; bwrap arms
+	// --die-with-parent only once the command runs
+	// (containers/bubblewrap#633), so a check that cancels sooner can
+	// find one now and then.
+	OrphanedInits []proctest.Process
 	// Tracker says how the fixture's processes were followed: a cgroup
 	// v2, the test process as child subreaper, or the fixture's own
 	// reports. A command that the code under test started in a cgroup of
@@ -82,6 +91,7 @@ func (c *check) result() Result {
 		Hung:           c.hung,
 		Holders:        processes(c.holders),
 		Survivors:      processes(c.survivors),
+		OrphanedInits:  processes(c.orphanedInits),
 		Tracker:        c.d.tracking(), // as the fixture child's cgroup made it
 		CopyGoroutines: c.copyGoroutines,
 		Descriptors:    c.fds,

@@ -140,7 +140,10 @@ type sample struct {
 	survivors   int
 	goroutines  int
 	descriptors int
-	why         string
+	// orphanedInits counts the inits of sandboxes that outlived their
+	// maker (see exectest.Result.OrphanedInits).
+	orphanedInits int
+	why           string
 }
 
 // measure runs one exectest.AssertCancel of variant v in env e, on a
@@ -154,12 +157,13 @@ func measure(v runners.Variant, e env, bound, lifetime time.Duration, opts ...ex
 		}, append([]exectest.Option{exectest.Within(bound)}, opts...)...)
 	})
 	s := sample{
-		verdict:     strings.ToUpper(rec.Verdict()),
-		elapsed:     res.Elapsed,
-		hung:        res.Hung,
-		survivors:   len(res.Survivors),
-		goroutines:  res.LeakedGoroutines,
-		descriptors: len(res.Descriptors),
+		verdict:       strings.ToUpper(rec.Verdict()),
+		elapsed:       res.Elapsed,
+		hung:          res.Hung,
+		survivors:     len(res.Survivors),
+		goroutines:    res.LeakedGoroutines,
+		descriptors:   len(res.Descriptors),
+		orphanedInits: len(res.OrphanedInits),
 	}
 	if res.Hung {
 		s.survivors = fixtureHolders(res)

@@ -58,6 +58,15 @@ var want = map[string][]string{
 	"hermetic fixture":                      {F, F, F, P, P, P, P, P, F},
 }
 
+// lateDeathSignal says whether a cell failed only where its sandbox's init
+// outlived the process that started it: bwrap arms --die-with-parent only
+// once the command runs (containers/bubblewrap#633), so a cell that kills
+// bwrap alone fails now and then on a loaded machine, rightly.
+func lateDeathSignal(r row) bool {
+	fails := r.Verdicts[F]
+	return fails > 0 && fails == r.OrphanedInits && fails+r.Verdicts[P] == r.Runs
+}
+
 func TestMatrixAgreesWithTheFacts(t *testing.T) {
 	var names []string
 	for _, v := range runners.All {
@@ -108,7 +117,11 @@ func TestMatrixAgreesWithTheFacts(t *testing.T) {
 			}
 			continue
 		}
-		if r.Verdict != w && (w != R || r.Verdict != P && r.Verdict != F) {
+		switch {
+		case r.Verdict == w || w == R && (r.Verdict == P || r.Verdict == F):
+		case w == P && lateDeathSignal(r):
+			t.Logf("%s in %s: got %s (%s), want %s, but every failing run found the sandbox's init outliving bwrap: its --die-with-parent was armed too late (containers/bubblewrap#633), and the failure is right", r.Variant, r.Env, r.Verdict, r.Why, w)
+		default:
 			t.Errorf("%s in %s: got %s (%s), want %s", r.Variant, r.Env, r.Verdict, r.Why, w)
 		}
 		switch {
@@ -160,5 +173,32 @@ func TestUnavailableSaysWhy(t *testing.T) {
 	}
 	if got := needs("bash")(); !strings.Contains(got, "the shape needs bash(1)") {
 		t.Errorf("bash off PATH: got %q, want it to say the shape needs bash", got)
+	}
+}
+
+// A cell that should pass is excused only where every failing run found
+// the sandbox's init outliving bwrap, the upstream race, and no run did
+// anything else.
+func TestLateDeathSignalExcusesOnlyTheRace(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		r    row
+		want bool
+	}{
+		{"failed, init outlived bwrap", row{Runs: 1, Verdicts: map[string]int{F: 1}, OrphanedInits: 1}, true},
+		{"failed and passed, each failure the race", row{Runs: 3, Verdicts: map[string]int{F: 1, P: 2}, OrphanedInits: 1}, true},
+		{"failed, no init named", row{Runs: 1, Verdicts: map[string]int{F: 1}}, false},
+		{"two failures, one the race", row{Runs: 2, Verdicts: map[string]int{F: 2}, OrphanedInits: 1}, false},
+		{"a failure the race, a skip", row{Runs: 2, Verdicts: map[string]int{F: 1, "SKIP": 1}, OrphanedInits: 1}, false},
+		{"passed", row{Runs: 1, Verdicts: map[string]int{P: 1}}, false},
+	} {
+		if got := lateDeathSignal(c.r); got != c.want {
+			t.Errorf("lateDeathSignal, %s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+	var r row
+	r.summarize([]sample{{verdict: F, orphanedInits: 1}, {verdict: P}}, time.Second)
+	if !lateDeathSignal(r) {
+		t.Errorf("lateDeathSignal of a row summarized from a run whose sandbox's init outlived bwrap and a pass: got false (row %+v), want true", r)
 	}
 }

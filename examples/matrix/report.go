@@ -23,7 +23,10 @@ type row struct {
 	Survivors   int            `json:"survivors"`
 	Goroutines  int            `json:"leaked_goroutines"`
 	Descriptors int            `json:"leaked_descriptors"`
-	Why         string         `json:"why"`
+	// OrphanedInits counts the runs whose sandbox's init outlived the
+	// process that started it (see exectest.Result.OrphanedInits).
+	OrphanedInits int    `json:"orphaned_inits,omitempty"`
+	Why           string `json:"why"`
 }
 
 func (r *row) summarize(samples []sample, bound time.Duration) {
@@ -37,6 +40,9 @@ func (r *row) summarize(samples []sample, bound time.Duration) {
 		r.Survivors = max(r.Survivors, s.survivors)
 		r.Goroutines = max(r.Goroutines, s.goroutines)
 		r.Descriptors = max(r.Descriptors, s.descriptors)
+		if s.orphanedInits > 0 {
+			r.OrphanedInits++
+		}
 	}
 	slices.Sort(el)
 	r.ElapsedMS, r.MinMS, r.MaxMS = (el[(len(el)-1)/2]+el[len(el)/2])/2, el[0], el[len(el)-1]
