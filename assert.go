@@ -234,7 +234,24 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 	default:
 		timer = time.After(deadline(c.tb, c.cfg.proofTimeout))
 	}
+	timeUp := func() (outcome, bool, string) {
+		if c.cfg.mode == cancelWhenAlive {
+			return outcome{}, false, "no proof of life came within the proof timeout"
+		}
+		return outcome{}, false, "the cancel delay passed"
+	}
 	for {
+		// A timed cancel that is due goes first: select picks at random
+		// among ready cases, and a report seen before it would have the
+		// copy count (a goroutine profile) delay it. (At the proof
+		// timeout, a proof that came with it still counts.)
+		if c.cfg.mode != cancelWhenAlive {
+			select {
+			case <-timer:
+				return timeUp()
+			default:
+			}
+		}
 		s := c.d.mon.Snapshot()
 		if !c.copySampled && c.sampleNow(s) {
 			c.sampleCopies()
@@ -252,10 +269,7 @@ func (c *check) waitToCancel(returned <-chan outcome) (o outcome, early bool, wh
 			return o, true, "run returned first"
 		case <-s.Changed:
 		case <-timer:
-			if c.cfg.mode == cancelWhenAlive {
-				return outcome{}, false, "no proof of life came within the proof timeout"
-			}
-			return outcome{}, false, "the cancel delay passed"
+			return timeUp()
 		}
 	}
 }

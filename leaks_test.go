@@ -194,7 +194,8 @@ func TestTimedCancelDoesNotWaitForTheCount(t *testing.T) {
 	defer exectest.SlowCopyGoroutines(slow)()
 	for name, opt := range map[string]exectest.Option{"CancelAfter(0)": exectest.CancelAfter(0), "CancelAfterRandom(0, 1ms)": exectest.CancelAfterRandom(0, time.Millisecond)} {
 		var res exectest.Result
-		f := runFake(t, func(tb testing.TB) {
+		// A fresh name: early cancels are counted by name across -count runs.
+		f := runFakeAs(t, freshName(t), func(tb testing.TB) {
 			d := exectest.NewDescendant(tb)
 			res = exectest.AssertCancel(tb, d, policy(d.Argv()), opt)
 		})
