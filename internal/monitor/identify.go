@@ -3,6 +3,8 @@ package monitor
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"syscall"
 
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
@@ -39,13 +41,38 @@ func identify(e marker.Event, fifo string) (st proc.Stat, id proc.Identity, reas
 // processes hold it, and its start, read before, is checked again after
 // the look at its descriptors, so the pid was not reused between.
 func identifyHere(e marker.Event, fifo string) (st proc.Stat, id proc.Identity, reason string, gone bool) {
-	st, err := proc.ReadStat(e.PID)
+	st, err := settled(func() (proc.Stat, error) { return readStatOf(e.PID) })
 	if err != nil {
-		return st, id, fmt.Sprintf("pid %d: %v", e.PID, proc.ErrGone), true
+		if ended(err) {
+			return st, id, fmt.Sprintf("pid %d: %v", e.PID, proc.ErrGone), true
+		}
+		return st, id, fmt.Sprintf("pid %d: cannot be read %v after its report: %v", e.PID, execWait, err), false
 	}
 	id, err = proc.ResolveHolding(st.PID, st.Start, fifo)
 	if err != nil {
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proc.ErrGone)
 	}
 	return st, id, "", false
+}
+
+// readStatOf reads a process's stat by its pid alone: a variable, for the
+// tests of a read that fails.
+var readStatOf = proc.ReadStat
+
+// settled reads a process's stat with read, and reads it again, up to
+// execWait, while the read fails for another reason than the process's
+// end: gopsutil or /proc misreading once is not the reporter gone, which
+// would turn a live descendant into one that "exited right after its
+// report".
+func settled(read func() (proc.Stat, error)) (st proc.Stat, err error) {
+	execPolling.Poll(execWait, func() bool {
+		st, err = read()
+		return err == nil || ended(err)
+	})
+	return st, err
+}
+
+// ended reports whether a failed read of a process says it is gone.
+func ended(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH)
 }

@@ -21,9 +21,9 @@ func identifyPortable(e marker.Event, fifo string) (st proc.Stat, id proc.Identi
 	if err != nil {
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proc.ErrGone)
 	}
-	st, err = id.Stat()
+	st, err = settled(func() (proc.Stat, error) { return statOf(id) })
 	if err != nil {
-		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), true
+		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), ended(err)
 	}
 	if (e.Kind == marker.Started || e.Kind == marker.Running) && !belowTest(st) {
 		return st, id, fmt.Sprintf("pid %d: %s (ppid %d), so not a fixture child the test started", e.PID, NotBelowTestText, st.PPID), false

@@ -2,9 +2,7 @@ package monitor
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strconv"
 	"sync"
@@ -302,7 +300,7 @@ func (m *Monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 	)
 	done := execPolling.Poll(execWait, func() bool {
 		s, err = statOf(id)
-		gone := errors.Is(err, fs.ErrNotExist) || err == nil && s.Exiting()
+		gone := ended(err) || err == nil && s.Exiting()
 		switch {
 		case gone && m.cancelled():
 			reason, raced = "", true
