@@ -39,7 +39,10 @@ import (
 //     machine, an upper bound on a busy one.
 //
 // Targets (issue 20): toolkit/floor <= 1.5, after-return-ms <= 0.5,
-// proof-over-start-ms <= 1.
+// proof-over-start-ms <= 1. The first and the last cannot be met while
+// the proof waits past the sleep's loader, which the floor does not (see
+// docs/benchmarks.md, "Fifth round"): toolkit/floor-asleep and
+// proof-over-asleep-ms are the same targets with that wait on both sides.
 //
 //	go test -run '^$' -bench 'BenchmarkCancelCheckPhases$' -benchtime 6x .
 func BenchmarkCancelCheckPhases(b *testing.B) {
