@@ -46,7 +46,7 @@ func identifyHere(e marker.Event, fifo string) (st proc.Stat, id proc.Identity, 
 		if ended(err) {
 			return st, id, fmt.Sprintf("pid %d: %v", e.PID, proc.ErrGone), true
 		}
-		return st, id, fmt.Sprintf("pid %d: cannot be read %v after its report: %v", e.PID, execWait, err), false
+		return st, id, unreadable(e.PID, err), false
 	}
 	id, err = proc.ResolveHolding(st.PID, st.Start, fifo)
 	if err != nil {
@@ -70,6 +70,12 @@ func settled(read func() (proc.Stat, error)) (st proc.Stat, err error) {
 		return err == nil || ended(err)
 	})
 	return st, err
+}
+
+// unreadable says why a report's sender, whose reads kept failing for
+// another reason than its end, cannot be proof.
+func unreadable(pid int, err error) string {
+	return fmt.Sprintf("pid %d: cannot be read %v after its report: %v", pid, execWait, err)
 }
 
 // ended reports whether a failed read of a process says it is gone.

@@ -22,8 +22,11 @@ func identifyPortable(e marker.Event, fifo string) (st proc.Stat, id proc.Identi
 		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), errors.Is(err, proc.ErrGone)
 	}
 	st, err = settled(func() (proc.Stat, error) { return statOf(id) })
-	if err != nil {
-		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), ended(err)
+	switch {
+	case err != nil && ended(err):
+		return st, id, fmt.Sprintf("pid %d: %v", e.PID, err), true
+	case err != nil:
+		return st, id, unreadable(e.PID, err), false
 	}
 	if (e.Kind == marker.Started || e.Kind == marker.Running) && !belowTest(st) {
 		return st, id, fmt.Sprintf("pid %d: %s (ppid %d), so not a fixture child the test started", e.PID, NotBelowTestText, st.PPID), false

@@ -2,8 +2,10 @@ package monitor
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
+	"time"
 
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
@@ -31,9 +33,15 @@ func TestIdentifyLooksAgainAfterAFailedRead(t *testing.T) {
 	}{
 		{"a read that failed", errors.New("gopsutil: a read that failed"), false},
 		{"gone", fs.ErrNotExist, true},
+		{"a read that never works", errors.New("gopsutil: a read that failed"), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			failures := 3
+			if c.name == "a read that never works" {
+				failures = 1 << 30
+				execWait = 50 * time.Millisecond
+				t.Cleanup(func() { execWait = 5 * time.Second })
+			}
 			failing := func(read func() (proc.Stat, error)) (proc.Stat, error) {
 				if failures > 0 {
 					failures--
@@ -47,6 +55,13 @@ func TestIdentifyLooksAgainAfterAFailedRead(t *testing.T) {
 			statOf = func(id proc.Identity) (proc.Stat, error) { return failing(id.Stat) }
 			t.Cleanup(func() { readStatOf, statOf = proc.ReadStat, proc.Identity.Stat })
 			_, id, reason, gone := identify(e, fifo)
+			if failures > 3 {
+				want := fmt.Sprintf("pid %d: cannot be read %v after its report: %v", holder.PID, execWait, c.readErr)
+				if reason != want || gone {
+					t.Errorf("identify of pid %d whose reads all fail (%s mode): got reason %q, gone %v, want %q, not gone", holder.PID, proc.Mode(), reason, gone, want)
+				}
+				return
+			}
 			switch {
 			case failures != 0 && !c.wantGone:
 				t.Fatalf("identify of pid %d (%s mode): read %d times, want it to look again after %d failed reads", holder.PID, proc.Mode(), 3-failures, 3)

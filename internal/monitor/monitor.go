@@ -280,8 +280,9 @@ func (m *Monitor) handle(e marker.Event) {
 	}
 }
 
-// execWait bounds the wait for the descendant's exec after its report.
-const execWait = 5 * time.Second
+// execWait bounds the wait for the descendant's exec after its report: a
+// variable, so that a test of a read that never works need not wait it.
+var execWait = 5 * time.Second
 
 // sleepComm is the command name of a process that execs /bin/sleep.
 const sleepComm = "sleep"
@@ -320,7 +321,7 @@ func (m *Monitor) awaitExec(id proc.Identity, was string) (reason string, raced 
 		return true
 	})
 	if !done && err != nil {
-		return fmt.Sprintf("pid %d: cannot be read %v after its report: %v", id.PID, execWait, err), false
+		return unreadable(id.PID, err), false
 	}
 	if !done {
 		return fmt.Sprintf("pid %d: still %q in state %s %v after its report, want it to have become /bin/sleep, sleeping (state S)", id.PID, s.Comm, s.State, execWait), false
