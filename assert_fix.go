@@ -10,7 +10,6 @@ import (
 
 	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/role"
 )
 
 // What to change, one line each, by what a failure showed. They name the
@@ -115,7 +114,7 @@ func (c *check) fixFor(ps []described, s monitor.Snapshot, chosen func(pid int) 
 	child := s.Child
 	own := false // some fixture process is still in the child's group
 	for _, p := range ps {
-		if p.role == role.TestProcess {
+		if p.role == monitor.TestProcess {
 			return fixSelfHolds
 		}
 	}
@@ -123,7 +122,7 @@ func (c *check) fixFor(ps []described, s monitor.Snapshot, chosen func(pid int) 
 		// Still in the exited child's group, which nothing killed. The
 		// portable mode may not have read the child's facts before it
 		// exited (child.PID 0): the role alone says it was a launcher.
-		if p.role == role.OrphanedDescendant && (p.PGID == child.PGID || child.PID == 0) {
+		if p.role == monitor.OrphanedDescendant && (p.PGID == child.PGID || child.PID == 0) {
 			return fixLauncher
 		}
 	}

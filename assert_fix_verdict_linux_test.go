@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/recorder"
+	"github.com/exectest/exectest/recorder"
 )
 
 // The fix lines of a vacuous check name a change where the command runs

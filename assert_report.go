@@ -10,7 +10,6 @@ import (
 	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
-	"github.com/exectest/exectest/internal/role"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -18,7 +17,7 @@ import (
 // which the check decides what it is (never by the message's words).
 type described struct {
 	proctest.Process
-	role role.Role
+	role monitor.Role
 	// ignores is the set of signals it ignored when described, if
 	// ignoresKnown (the portable mode cannot read it).
 	ignores      proc.SignalSet
@@ -27,7 +26,7 @@ type described struct {
 
 // describeAs describes a live process in role r, with which of pipes
 // (target -> name) it holds a write end of.
-func describeAs(id proc.Identity, r role.Role, pipes map[string]string) (described, bool) {
+func describeAs(id proc.Identity, r monitor.Role, pipes map[string]string) (described, bool) {
 	p, ok := proc.Describe(id, r.String())
 	if !ok {
 		return described{}, false
@@ -122,7 +121,7 @@ func (c *check) pipeHolders(s monitor.Snapshot) []described {
 		skip = append(skip, p.PID)
 	}
 	for _, id := range proc.PipeHolders(s.Pipes, skip...) {
-		if p, ok := describeAs(id, role.Stranger, s.Pipes); ok {
+		if p, ok := describeAs(id, monitor.Stranger, s.Pipes); ok {
 			ps = append(ps, p)
 		}
 	}
@@ -148,7 +147,7 @@ func selfHolder(s monitor.Snapshot) (described, bool) {
 	if err != nil {
 		return described{}, false
 	}
-	return describeAs(id, role.TestProcess, out)
+	return describeAs(id, monitor.TestProcess, out)
 }
 
 func writeList(b *strings.Builder, header string, ps []described) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/recorder"
+	"github.com/exectest/exectest/recorder"
 )
 
 // Script's file must be runnable at once even while other goroutines fork:

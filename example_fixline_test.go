@@ -12,7 +12,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
-	"github.com/exectest/exectest/internal/recorder"
+	"github.com/exectest/exectest/recorder"
 )
 
 // A failure ends with the change to make, in one line, for how run runs

@@ -15,7 +15,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/runners"
-	"github.com/exectest/exectest/internal/recorder"
+	"github.com/exectest/exectest/recorder"
 )
 
 // durations and pids vary from run to run; the printing t masks them.

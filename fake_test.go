@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/exectest/exectest/internal/recorder"
+	"github.com/exectest/exectest/recorder"
 )
 
 // fake is a test run on a recording testing.TB, so that a test can show

@@ -16,7 +16,6 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/backoff"
-	"github.com/exectest/exectest/internal/cgroup2"
 	"github.com/exectest/exectest/internal/proc"
 	"golang.org/x/sys/unix"
 )
@@ -190,7 +189,7 @@ func cgroupMembers(dir string) ([]int, error) { return (&proc.Cgroup{Path: dir})
 // covers that user).
 func runnerCgroupParent(t *testing.T) string {
 	t.Helper()
-	root, err := cgroup2.Mount()
+	root, err := proc.Cgroup2Mount()
 	if err != nil {
 		t.Skipf("a runner that puts the command in a cgroup of its own needs cgroup v2: %v", err)
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/internal/recorder"
 	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/recorder"
 )
 
 var pidRE = regexp.MustCompile(`pid \d+`)

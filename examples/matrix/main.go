@@ -28,9 +28,9 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/examples/runners"
 	"github.com/exectest/exectest/fixtures"
-	"github.com/exectest/exectest/internal/recorder"
-	"github.com/exectest/exectest/internal/role"
+	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/proctest"
+	"github.com/exectest/exectest/recorder"
 )
 
 func main() {
@@ -177,7 +177,7 @@ func measure(v runners.Variant, e env, bound, lifetime time.Duration, opts ...ex
 func fixtureHolders(res exectest.Result) int {
 	n := 0
 	for _, p := range res.Holders {
-		if r, _ := role.Of(p.Role); r.Fixture() {
+		if r, _ := monitor.RoleOf(p.Role); r.Fixture() {
 			n++
 		}
 	}
@@ -215,7 +215,7 @@ func why(rec *recorder.T, res exectest.Result, bound time.Duration) string {
 func names(ps []proctest.Process) string {
 	var out []string
 	for _, p := range ps {
-		r, _ := role.Of(p.Role)
+		r, _ := monitor.RoleOf(p.Role)
 		out = append(out, fmt.Sprintf("the %s (%s)", r.Noun(), short(p.Cmdline)))
 	}
 	if len(out) == 0 {

@@ -14,7 +14,6 @@ import (
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
-	"github.com/exectest/exectest/internal/role"
 	"github.com/exectest/exectest/internal/watchdog"
 )
 
@@ -56,7 +55,7 @@ type Monitor struct {
 // Known is a process identified as the fixture's.
 type Known struct {
 	ID   proc.Identity
-	Role role.Role
+	Role Role
 	// ExecChild says the process is a child of the test process from the
 	// start, so os/exec waits for it and the toolkit must never reap it.
 	ExecChild bool
@@ -249,7 +248,7 @@ func (m *Monitor) handle(e marker.Event) {
 			m.child = childStat
 			m.childWatch, childWatch = childWatch, nil
 		}
-		m.known = append(m.known, Known{ID: id, Role: role.FixtureChild, ExecChild: st.PPID == os.Getpid()})
+		m.known = append(m.known, Known{ID: id, Role: FixtureChild, ExecChild: st.PPID == os.Getpid()})
 	case marker.Alive:
 		if reason != "" {
 			m.failures = append(m.failures, "descendant "+reason)

@@ -6,25 +6,24 @@ import (
 	"strings"
 
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/role"
 	"syscall"
 )
 
 // descendantRole is what the fixture's shape makes its descendant.
-func (m *Monitor) descendantRole() role.Role {
+func (m *Monitor) descendantRole() Role {
 	switch sp := m.spec; {
 	case sp.Escape:
-		return role.EscapedDescendant
+		return EscapedDescendant
 	case sp.DoubleFork:
-		return role.DaemonDescendant
+		return DaemonDescendant
 	case sp.JobControl:
-		return role.GroupedDescendant
+		return GroupedDescendant
 	case sp.Launch:
-		return role.OrphanedDescendant
+		return OrphanedDescendant
 	case sp.IgnoreTerm:
-		return role.TermIgnoringDescendant
+		return TermIgnoringDescendant
 	}
-	return role.Descendant
+	return Descendant
 }
 
 // notInShape says why the descendant, having reported alive (and, for

@@ -8,7 +8,6 @@ import (
 
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
-	"github.com/exectest/exectest/internal/role"
 )
 
 // Snapshot is what the monitor knows at one moment.
@@ -58,13 +57,13 @@ func (s Snapshot) IDs() []proc.Identity {
 }
 
 // Role says what the fixture knows a process as.
-func (s Snapshot) Role(id proc.Identity) role.Role {
+func (s Snapshot) Role(id proc.Identity) Role {
 	for _, k := range s.Known {
 		if k.ID == id {
 			return k.Role
 		}
 	}
-	return role.FixtureProcess
+	return FixtureProcess
 }
 
 // String says what the fixture has reported so far, for messages.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/backoff"
-	"github.com/exectest/exectest/internal/cgroup2"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,7 +28,7 @@ func NewCgroup(name string) (*Cgroup, error) {
 	if Portable() {
 		return nil, errNoCgroup
 	}
-	root, err := cgroup2Mount()
+	root, err := Cgroup2Mount()
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +112,6 @@ func readCgroup(path string) (string, error) {
 	}
 	return "", fmt.Errorf("cgroup v2: no 0:: line in %s", path)
 }
-
-// cgroup2Mount finds where the unified hierarchy is mounted.
-func cgroup2Mount() (string, error) { return cgroup2.Mount() }
 
 // Add moves the process with pid into the cgroup; its children from then
 // on are born members.

@@ -17,4 +17,4 @@ func (c *Cgroup) is(string) bool        { return false }
 func (c *Cgroup) removeEmpty() bool     { return false }
 func cgroupOf(int) (string, error)      { return "", errNoCgroup }
 func readCgroup(string) (string, error) { return "", errNoCgroup }
-func cgroup2Mount() (string, error)     { return "", errNoCgroup }
+func Cgroup2Mount() (string, error)     { return "", errNoCgroup }

@@ -27,7 +27,7 @@ func (t *Tracker) CgroupChosen(pid int) string {
 	if cg != nil && cg.is(where) {
 		return ""
 	}
-	if root, err := cgroup2Mount(); err == nil {
+	if root, err := Cgroup2Mount(); err == nil {
 		return filepath.Join(root, where)
 	}
 	return where

@@ -192,7 +192,7 @@ func (t *Tracker) Adopt(id Identity) error {
 // hierarchy's root), without the tracker's cgroup; the cgroup goes if no
 // process joined it.
 func (t *Tracker) leave(id Identity, where string) {
-	if root, err := cgroup2Mount(); err == nil {
+	if root, err := Cgroup2Mount(); err == nil {
 		where = filepath.Join(root, where)
 	}
 	t.mu.Lock()

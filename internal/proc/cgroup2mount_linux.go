@@ -1,6 +1,4 @@
-// Package cgroup2 finds the cgroup v2 hierarchy, for the tracker and for
-// the tests that make cgroups of their own.
-package cgroup2
+package proc
 
 import (
 	"bufio"
@@ -10,9 +8,9 @@ import (
 	"strings"
 )
 
-// Mount finds where the unified hierarchy is mounted: /sys/fs/cgroup,
+// Cgroup2Mount finds where the unified hierarchy is mounted: /sys/fs/cgroup,
 // /sys/fs/cgroup/unified on hybrid hosts, or wherever else it is.
-func Mount() (string, error) {
+func Cgroup2Mount() (string, error) {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
 		return "", fmt.Errorf("cgroup v2: %w", err)

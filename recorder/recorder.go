@@ -1,8 +1,8 @@
-// Package recorder runs a test helper against a [testing.TB] that records
-// what the helper reports instead of reporting it, so that a test can show
-// that the helper fails on a broken input and passes on a sound one, as
-// goleak's own tests do. exectest's self-tests, its examples and its
-// matrix command are built on it.
+// Package recorder runs a check against a [testing.TB] that records what
+// it reports instead of reporting it: for a test that shows a check fails
+// on a broken runner and passes on a sound one (as goleak's own tests
+// do), an Example that prints a failure, or a program that tabulates
+// verdicts, as examples/matrix does.
 //
 //	rec := recorder.Run(t, "default cancel", func(tb testing.TB) {
 //		d := exectest.NewDescendant(tb)
@@ -80,6 +80,11 @@ func onGoroutine(f func()) {
 	}()
 	<-done
 }
+
+// Recording reports that t records what is reported instead of reporting
+// it: exectest leaves the checks skipped on t out of the count of skipped
+// checks that [github.com/exectest/exectest.VerifyTestMain] prints.
+func (t *T) Recording() bool { return true }
 
 // Verdict is how the recorded test ended: [Fail], [Skip] or [Pass].
 func (t *T) Verdict() string {

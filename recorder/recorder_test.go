@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/exectest/exectest/internal/recorder"
+	"github.com/exectest/exectest/recorder"
 )
 
 func TestVerdicts(t *testing.T) {

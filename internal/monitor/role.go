@@ -1,14 +1,15 @@
-// Package role names what the toolkit knows a process as. A role's String
-// is the words a message says of the process (proctest.Process.Role);
-// code decides by the Role, never by those words.
-package role
+package monitor
+
+// Roles name what the toolkit knows a process as. A role's String is the
+// words a message says of the process (proctest.Process.Role); code
+// decides by the Role, never by those words.
 
 // A Role is what the toolkit knows a process as.
 type Role int
 
 const (
-	// None is a process the toolkit knows nothing of (proctest's checks).
-	None Role = iota
+	// NoRole is a process the toolkit knows nothing of (proctest's checks).
+	NoRole Role = iota
 	// FixtureProcess is the fixture's by its tracker, without a report of
 	// its own.
 	FixtureProcess
@@ -38,8 +39,8 @@ const (
 	TestProcess
 )
 
-var names = [...]string{
-	None:                   "",
+var roleNames = [...]string{
+	NoRole:                 "",
 	FixtureProcess:         "fixture process",
 	FixtureChild:           "fixture child",
 	Descendant:             "descendant",
@@ -54,10 +55,10 @@ var names = [...]string{
 
 // String is what a message says of a process in the role.
 func (r Role) String() string {
-	if r < 0 || int(r) >= len(names) {
+	if r < 0 || int(r) >= len(roleNames) {
 		return ""
 	}
-	return names[r]
+	return roleNames[r]
 }
 
 // Fixture reports whether a process in the role is the fixture's: one the
@@ -71,19 +72,19 @@ func (r Role) Fixture() bool {
 	return false
 }
 
-// Of is the role whose String is s, for a reader of a result (the matrix
+// RoleOf is the role whose String is s, for a reader of a result (the matrix
 // command): false for a text no role has.
-func Of(s string) (Role, bool) {
-	for r, name := range names {
+func RoleOf(s string) (Role, bool) {
+	for r, name := range roleNames {
 		if name == s {
 			return Role(r), true
 		}
 	}
-	return None, false
+	return NoRole, false
 }
 
-var nouns = [...]string{
-	None:                   "process",
+var roleNouns = [...]string{
+	NoRole:                 "process",
 	FixtureProcess:         "fixture process",
 	FixtureChild:           "fixture child",
 	Descendant:             "descendant",
@@ -96,10 +97,10 @@ var nouns = [...]string{
 	TestProcess:            "test process",
 }
 
-// Noun names a process in the role in a few words: "escaped descendant".
+// Noun roleNames a process in the role in a few words: "escaped descendant".
 func (r Role) Noun() string {
-	if r < 0 || int(r) >= len(nouns) {
-		return nouns[None]
+	if r < 0 || int(r) >= len(roleNouns) {
+		return roleNouns[NoRole]
 	}
-	return nouns[r]
+	return roleNouns[r]
 }
