@@ -110,4 +110,7 @@
 //
 // The README and docs/how-it-works.md in the repository tell how each
 // verdict is reached: https://github.com/exectest/exectest.
+//
+// [exec.CommandContext]: https://pkg.go.dev/os/exec#CommandContext
+// [exec.Cmd.Wait]: https://pkg.go.dev/os/exec#Cmd.Wait
 package exectest

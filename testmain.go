@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/fixtures"
+	"github.com/exectest/exectest/internal/check"
 	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/proctest"
@@ -50,7 +51,7 @@ func VerifyTestMain(m *testing.M, opts ...MainOption) {
 
 func verifyTestMain(m interface{ Run() int }, stderr io.Writer, opts ...MainOption) int {
 	cfg := newMainConfig(opts)
-	for _, name := range []string{strictEnv, proc.PortableEnv} {
+	for _, name := range []string{check.StrictEnv, proc.PortableEnv} {
 		if _, err := envswitch.Bool(name); err != nil {
 			cfg.errs = append(cfg.errs, "exectest: "+err.Error())
 		}
@@ -65,7 +66,7 @@ func verifyTestMain(m interface{ Run() int }, stderr io.Writer, opts ...MainOpti
 		fmt.Fprintf(stderr, "exectest: no child subreaper (%v): escaped orphans go unseen\n", err)
 	}
 	goBase, procBase := goleak.IgnoreCurrent(), proctest.IgnoreCurrent()
-	skippedBefore := vacuousSkips.Load()
+	skippedBefore := check.VacuousSkips()
 	code := m.Run()
 	if code == 0 {
 		if err := goleak.Find(append([]goleak.Option{goBase}, cfg.goroutines...)...); err != nil {
@@ -84,7 +85,7 @@ func verifyTestMain(m interface{ Run() int }, stderr io.Writer, opts ...MainOpti
 		// failure stays the one the tests reported.
 		proctest.VerifyNone(&reporter{w: stderr, after: "(after a failing run: its failure stands)"}, append([]proctest.Option{procBase}, cfg.processes...)...)
 	}
-	if line := skippedLine(vacuousSkips.Load() - skippedBefore); line != "" {
+	if line := check.SkippedLine(check.VacuousSkips() - skippedBefore); line != "" {
 		fmt.Fprintln(stderr, line)
 	}
 	return cfg.cleanup(code)

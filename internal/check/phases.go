@@ -1,4 +1,4 @@
-package exectest
+package check
 
 // phaseHook, when set (by a benchmark, through export_test.go), hears
 // each phase of a check as it begins: "start" (run is called), "cancel"

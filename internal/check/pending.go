@@ -1,4 +1,4 @@
-package exectest
+package check
 
 import (
 	"reflect"
@@ -26,18 +26,18 @@ var pending struct {
 }
 
 // testFixtures are one test's fixtures not released yet, oldest first.
-type testFixtures struct{ live []*Descendant }
+type testFixtures struct{ live []*Fixture }
 
 // track has d released when its test ends, if its check has not released
 // it by then.
-func (d *Descendant) track() {
+func (d *Fixture) track() {
 	tb := d.tb
 	if !reflect.ValueOf(tb).Comparable() {
 		// A testing.TB that cannot be a map key (a struct holding a slice,
 		// say): a cleanup of the fixture's own, which holds only a pointer
 		// that release clears, so that a released fixture is garbage as soon
 		// as the test drops it.
-		p := new(atomic.Pointer[Descendant])
+		p := new(atomic.Pointer[Fixture])
 		p.Store(d)
 		d.untrack = func() { p.Store(nil) }
 		tb.Cleanup(func() {
@@ -78,7 +78,7 @@ func releaseTest(tb testing.TB) {
 	pending.mu.Lock()
 	f := pending.byTest[tb]
 	delete(pending.byTest, tb)
-	var live []*Descendant
+	var live []*Fixture
 	if f != nil {
 		live = slices.Clone(f.live)
 	}

@@ -1,4 +1,4 @@
-package exectest
+package check
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/exectest/exectest/internal/backoff"
@@ -25,30 +24,23 @@ const defaultLeakWait = time.Second
 
 var scopes atomic.Uint64
 
-// A GoroutineScope marks the goroutines that one piece of code starts, and
-// the goroutines those start (os/exec's among them), with a pprof label of
-// its own. Its check sees those goroutines and no others, so it is exact
-// under t.Parallel, where a process-wide check such as goleak's blames
-// one test for another's goroutines.
-//
-//	g := exectest.NewGoroutineScope()
-//	g.Do(ctx, func(ctx context.Context) { runner.Run(ctx, argv) })
-//	g.VerifyNone(t)
-type GoroutineScope struct{ id string }
+// A Scope is the engine of exectest.GoroutineScope: a pprof label of its
+// own on the goroutines a function starts.
+type Scope struct{ id string }
 
-// NewGoroutineScope makes a scope with a label no other scope has.
-func NewGoroutineScope() *GoroutineScope {
-	return &GoroutineScope{id: strconv.FormatUint(scopes.Add(1), 10)}
+// NewScope makes a scope with a label no other scope has.
+func NewScope() *Scope {
+	return &Scope{id: strconv.FormatUint(scopes.Add(1), 10)}
 }
 
 // Do runs fn on the calling goroutine with the scope's label: every
 // goroutine started while it runs carries the label.
-func (s *GoroutineScope) Do(ctx context.Context, fn func(ctx context.Context)) {
+func (s *Scope) Do(ctx context.Context, fn func(ctx context.Context)) {
 	pprof.Do(ctx, pprof.Labels(labelKey, s.id), fn)
 }
 
 // running lists the scope's goroutines now.
-func (s *GoroutineScope) running() []goroutines.Group {
+func (s *Scope) running() []goroutines.Group {
 	gs, _ := goroutines.Labelled(labelKey, s.id)
 	return gs
 }
@@ -71,7 +63,7 @@ type copySample struct {
 // creator), so it cannot be told apart from any other: on a loaded machine
 // the copy goroutine can stay runnable, unrun, until the cancel. Such
 // goroutines get up to copySampleWait to run first.
-func (s *GoroutineScope) copyGoroutines() copySample {
+func (s *Scope) copyGoroutines() copySample {
 	var c copySample
 	settling.Poll(copySampleWait, func() bool {
 		gs := s.running()
@@ -83,7 +75,7 @@ func (s *GoroutineScope) copyGoroutines() copySample {
 
 // sampleCopyGoroutines is how a check counts copy goroutines: a variable,
 // so that a test can make the sample miss them, as a loaded machine can.
-var sampleCopyGoroutines = (*GoroutineScope).copyGoroutines
+var sampleCopyGoroutines = (*Scope).copyGoroutines
 
 // runCallOf says how run's own goroutine among gs (the scope's first,
 // which runs in [pprof.Do]) runs the command, where a fix line must say
@@ -157,7 +149,7 @@ func countCopyGoroutines(gs []goroutines.Group) int {
 // Find returns an error naming the scope's goroutines still running
 // after up to 1s, looking again with a
 // capped backoff; nil once none is left.
-func (s *GoroutineScope) Find() error {
+func (s *Scope) Find() error {
 	var left []goroutines.Group
 	settling.Poll(defaultLeakWait, func() bool {
 		left = s.running()
@@ -167,14 +159,6 @@ func (s *GoroutineScope) Find() error {
 		return nil
 	}
 	return &leakedGoroutinesError{groups: left, after: "the scope's function returned", wait: defaultLeakWait}
-}
-
-// VerifyNone fails tb if [GoroutineScope.Find] finds goroutines.
-func (s *GoroutineScope) VerifyNone(tb testing.TB) {
-	tb.Helper()
-	if err := s.Find(); err != nil {
-		tb.Errorf("%v", err)
-	}
 }
 
 // leakedGoroutinesError lists goroutines left running, with their stacks

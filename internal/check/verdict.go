@@ -1,4 +1,4 @@
-package exectest
+package check
 
 import (
 	"fmt"
@@ -57,21 +57,21 @@ func lifetimeMargin(bound time.Duration) time.Duration { return max(bound, killG
 
 // lifetimeError says what is wrong when the descendant's lifetime does
 // not outlast the check, or "".
-func lifetimeError(lifetime time.Duration, cfg assertConfig) string {
+func lifetimeError(lifetime time.Duration, cfg Config) string {
 	window := time.Duration(0)
-	switch cfg.mode {
-	case cancelAfter:
-		window = cfg.delay
-	case cancelAfterRandom:
-		window = cfg.upTo
+	switch cfg.Mode {
+	case CancelAfter:
+		window = cfg.Delay
+	case CancelAfterRandom:
+		window = cfg.UpTo
 	}
-	need := window + cfg.bound + lifetimeMargin(cfg.bound)
+	need := window + cfg.Bound + lifetimeMargin(cfg.Bound)
 	if lifetime >= need {
 		return ""
 	}
 	return fmt.Sprintf("exectest.AssertCancel: the descendant's lifetime: got %v, want at least %v (the cancel delay %v + the bound %v + %v), or a hung run passes when the descendant ends on its own\n"+
 		"fix: exectest.NewDescendant(t, exectest.Lifetime(%s)), or a shorter exectest.Within",
-		lifetime, need, window, cfg.bound, lifetimeMargin(cfg.bound), goDuration(need))
+		lifetime, need, window, cfg.Bound, lifetimeMargin(cfg.Bound), goDuration(need))
 }
 
 // endReported reads the descendant's end from the status its parent, the
@@ -93,17 +93,17 @@ func endReported(status string) (procstate.End, bool) {
 	return procstate.End{Signal: syscall.SIGKILL}, true // a signal, unnamed
 }
 
-// strictEnv is the environment variable that, on (1, true: what
+// StrictEnv is the environment variable that, on (1, true: what
 // strconv.ParseBool accepts), turns every skip for a check that would pass
 // vacuously into a failure: for CI, where a missing prerequisite must not
 // go unnoticed.
-const strictEnv = envswitch.Strict
+const StrictEnv = envswitch.Strict
 
-// strict reports whether strictEnv is on; a value strconv.ParseBool does
+// strict reports whether StrictEnv is on; a value strconv.ParseBool does
 // not accept is bad input and fails the test.
 func strict(tb testing.TB) bool {
 	tb.Helper()
-	on, err := envswitch.Bool(strictEnv)
+	on, err := envswitch.Bool(StrictEnv)
 	if err != nil {
 		tb.Fatalf("exectest: %v", err)
 	}
@@ -119,23 +119,27 @@ func skipVacuous(tb testing.TB, format string, args ...any) {
 		msg += "\n(" + p + ")"
 	}
 	if strict(tb) {
-		tb.Fatalf("%s\n(failing instead of skipping: %s is on)", msg, strictEnv)
+		tb.Fatalf("%s\n(failing instead of skipping: %s is on)", msg, StrictEnv)
 	}
 	// A skip on a recording TB (recorder.T) is no test's: not counted.
 	if r, ok := tb.(interface{ Recording() bool }); !ok || !r.Recording() {
 		vacuousSkips.Add(1)
 	}
-	tb.Skipf("%s\n(set %s=1 to make this a failure)", msg, strictEnv)
+	tb.Skipf("%s\n(set %s=1 to make this a failure)", msg, StrictEnv)
 }
 
 // vacuousSkips counts the checks this test binary skipped as vacuous, for
-// the line [VerifyTestMain] writes at the end: a skip shows only under
-// go test -v, and a package whose every check skips looks like a pass.
+// the line exectest.VerifyTestMain writes at the end: a skip shows only
+// under go test -v, and a package whose every check skips looks like a
+// pass.
 var vacuousSkips atomic.Int64
 
-// skippedLine is what the end of a test binary says of its n vacuous
+// VacuousSkips is how many checks this test binary skipped as vacuous.
+func VacuousSkips() int64 { return vacuousSkips.Load() }
+
+// SkippedLine is what the end of a test binary says of its n vacuous
 // skips, or "".
-func skippedLine(n int64) string {
+func SkippedLine(n int64) string {
 	if n == 0 {
 		return ""
 	}
@@ -143,5 +147,5 @@ func skippedLine(n int64) string {
 	if n == 1 {
 		checks = "check"
 	}
-	return fmt.Sprintf("exectest: %d %s skipped as vacuous: they proved nothing here (each skip says why, under go test -v); set %s=1 in CI to make them failures", n, checks, strictEnv)
+	return fmt.Sprintf("exectest: %d %s skipped as vacuous: they proved nothing here (each skip says why, under go test -v); set %s=1 in CI to make them failures", n, checks, StrictEnv)
 }

@@ -1,4 +1,4 @@
-package exectest
+package check
 
 import (
 	"context"
@@ -55,7 +55,7 @@ func seriesNames(name string) []string {
 // proved it runs: the checks tested a cancel during start-up only.
 func (c *check) judgeEarlySeries(snap monitor.Snapshot) {
 	c.tb.Helper()
-	if c.cfg.mode == cancelWhenAlive {
+	if c.cfg.Mode == CancelWhenAlive {
 		return
 	}
 	started := snap.Started > 0 || snap.Proof != nil
@@ -110,9 +110,9 @@ func (c *check) startupAdvice() string {
 	}
 	// Most cancels of the window then come after the proof, even when
 	// run's own start-up or the machine's load adds to it.
-	upTo := max(4*took, c.cfg.delay+2*took).Truncate(time.Millisecond) + time.Millisecond
+	upTo := max(4*took, c.cfg.Delay+2*took).Truncate(time.Millisecond) + time.Millisecond
 	return fmt.Sprintf("the fixture's start-up, measured now, started directly rather than by run: %v from its start to the descendant's proof of life (run's own start-up comes on top)\n"+
-		"fix: cancel over a window that spans it: exectest.CancelAfterRandom(%s, %s)", short(took), goDuration(c.cfg.delay), goDuration(upTo))
+		"fix: cancel over a window that spans it: exectest.CancelAfterRandom(%s, %s)", short(took), goDuration(c.cfg.Delay), goDuration(upTo))
 }
 
 // goDuration writes d as Go source, for a fix line: 0, 20*time.Millisecond.
@@ -131,9 +131,9 @@ func goDuration(d time.Duration) string {
 // startupTime starts a fixture of d's shape directly, outside the code
 // under test, and measures how long it takes from its start to the
 // descendant's proof of life; then it kills it.
-func (d *Descendant) startupTime(tb testing.TB) (time.Duration, error) {
+func (d *Fixture) startupTime(tb testing.TB) (time.Duration, error) {
 	tb.Helper()
-	m := NewDescendant(tb, d.opts...)
+	m := NewFixture(tb, d.cfg)
 	m.claim()
 	// Released as a check releases its own fixture: after the wait below.
 	defer m.release()
@@ -149,7 +149,7 @@ func (d *Descendant) startupTime(tb testing.TB) (time.Duration, error) {
 		defer close(waited)
 		cmd.Wait()
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), deadline(tb, defaultProofTimeout))
+	ctx, cancel := context.WithTimeout(context.Background(), deadline(tb, DefaultProofTimeout))
 	err := m.WaitAlive(ctx)
 	took := time.Since(start)
 	cancel()

@@ -1,4 +1,4 @@
-package exectest
+package check
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package exectest
+package check
 
 import (
 	"os"

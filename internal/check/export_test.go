@@ -1,6 +1,7 @@
-package exectest
+package check
 
 import (
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,35 +13,52 @@ import (
 	"github.com/exectest/exectest/internal/watchdog"
 )
 
-// VerifyTestMainCode runs verifyTestMain without exiting, for its tests,
-// with its report written to stderr.
-var VerifyTestMainCode = verifyTestMain
+// FixtureOf is the engine's fixture behind d, an *exectest.Descendant,
+// whose one field it is: the tests of the engine make their fixtures
+// through the public API, as users do.
+func FixtureOf(d any) *Fixture {
+	return (*Fixture)(reflect.ValueOf(d).Elem().Field(0).UnsafePointer())
+}
 
-// WithoutHermeticHook makes NewDescendant see a test binary whose TestMain
+// ScopeOf is the engine's scope behind g, an *exectest.GoroutineScope,
+// whose one field it is.
+func ScopeOf(g any) *Scope {
+	return (*Scope)(reflect.ValueOf(g).Elem().Field(0).UnsafePointer())
+}
+
+// WithoutHermeticHook makes NewFixture see a test binary whose TestMain
 // does not dispatch fixtures, until the returned function is called.
 func WithoutHermeticHook() (restore func()) {
 	hermeticHooked = func() bool { return false }
 	return func() { hermeticHooked = fixture.Hooked }
 }
 
-// CopyGoroutines counts the scope's os/exec copy goroutines as
-// AssertCancel does.
-func (s *GoroutineScope) CopyGoroutines() int { return s.copyGoroutines().n }
+// CopyGoroutines counts the scope's os/exec copy goroutines as a check
+// does.
+func (s *Scope) CopyGoroutines() int { return s.copyGoroutines().n }
 
 // MissCopyGoroutines makes every check count no copy goroutine, as a
 // sample taken before a loaded machine ran them does, until the returned
 // function is called. Not for parallel tests.
 func MissCopyGoroutines() (restore func()) {
-	sampleCopyGoroutines = func(*GoroutineScope) copySample { return copySample{} }
-	return func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
+	sampleCopyGoroutines = func(*Scope) copySample { return copySample{} }
+	return func() { sampleCopyGoroutines = (*Scope).copyGoroutines }
 }
 
 // SlowCopyGoroutines makes every check's count of copy goroutines take d
 // and count none, as a loaded machine's profile can, until the returned
 // function is called. Not for parallel tests.
 func SlowCopyGoroutines(d time.Duration) (restore func()) {
-	sampleCopyGoroutines = func(*GoroutineScope) copySample { time.Sleep(d); return copySample{} }
-	return func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
+	sampleCopyGoroutines = func(*Scope) copySample { time.Sleep(d); return copySample{} }
+	return func() { sampleCopyGoroutines = (*Scope).copyGoroutines }
+}
+
+// CountCopySamples counts the checks' counts of copy goroutines (each a
+// goroutine profile) until restore is called. Not for parallel tests.
+func CountCopySamples() (samples func() int, restore func()) {
+	var n atomic.Int64
+	sampleCopyGoroutines = func(s *Scope) copySample { n.Add(1); return s.copyGoroutines() }
+	return func() int { return int(n.Load()) }, func() { sampleCopyGoroutines = (*Scope).copyGoroutines }
 }
 
 // AsOnOldKernels makes the checks work as on a kernel that cannot tell how
@@ -53,16 +71,23 @@ func AsOnOldKernels() (restore func()) {
 }
 
 // Token is the unique string in the fixture's command lines.
-func (d *Descendant) Token() string { return d.spec.Token }
+func (d *Fixture) Token() string { return d.spec.Token }
 
 // Tracker says how the fixture's processes are followed.
-func (d *Descendant) Tracker() string { return d.tracking() }
+func (d *Fixture) Tracker() string { return d.tracking() }
 
 // Started says the fixture child has reported that it started.
-func (d *Descendant) Started() bool { return d.mon.Snapshot().Started > 0 }
+func (d *Fixture) Started() bool { return d.mon.Snapshot().Started > 0 }
 
 // Process is the descendant's identity once it has proved it runs.
-func (d *Descendant) Process() (proc.Identity, bool) { return d.proved() }
+func (d *Fixture) Process() (proc.Identity, bool) { return d.proved() }
+
+// Dir is the fixture's folder.
+func (d *Fixture) Dir() string { return d.dir }
+
+// Watched says the watchdog is still to clean up after the fixture if the
+// test process dies: the fixture is not released yet.
+func (d *Fixture) Watched() bool { return watchdog.Knows(d.spec.Token) }
 
 // FixIgnored is the fix line for a cancel signal sig that a process of
 // the command's group ignores, with a grace of half the check's bound.
@@ -120,13 +145,6 @@ func CatchingInterrupts() bool {
 	return interrupts.catch != nil
 }
 
-// Dir is the fixture's folder.
-func (d *Descendant) Dir() string { return d.dir }
-
-// Watched says the watchdog is still to clean up after the fixture if the
-// test process dies: the fixture is not released yet.
-func (d *Descendant) Watched() bool { return watchdog.Knows(d.spec.Token) }
-
 // SetPhaseHook makes every check call hook as each of its phases begins
 // (see phaseHook), until the returned function is called. Not for
 // parallel tests.
@@ -145,12 +163,4 @@ func PendingFixtures(tb testing.TB) (n int, registered bool) {
 		return 0, false
 	}
 	return len(f.live), true
-}
-
-// CountCopySamples counts the checks' counts of copy goroutines (each a
-// goroutine profile) until restore is called. Not for parallel tests.
-func CountCopySamples() (samples func() int, restore func()) {
-	var n atomic.Int64
-	sampleCopyGoroutines = func(s *GoroutineScope) copySample { n.Add(1); return s.copyGoroutines() }
-	return func() int { return int(n.Load()) }, func() { sampleCopyGoroutines = (*GoroutineScope).copyGoroutines }
 }

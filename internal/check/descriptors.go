@@ -1,22 +1,15 @@
-package exectest
+package check
 
 import (
 	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// A DescriptorSnapshot is the test process's open descriptors at one
-// moment. Its check finds descriptors opened since and still open: above
-// all the pipe of a StdoutPipe that is never closed.
-//
-// The test process's descriptors are shared by every test in it: under
-// t.Parallel another test's open pipe is found too. [AssertCancel] checks
-// exactly the command's own pipes instead, and is exact under t.Parallel.
+// A DescriptorSnapshot is the engine of exectest.DescriptorSnapshot.
 type DescriptorSnapshot struct {
 	fds map[int]string
 }
@@ -52,14 +45,6 @@ func (s *DescriptorSnapshot) Find() error {
 // transient is a descriptor of the kind the runtime or the check opens for
 // a moment: the /proc listing itself.
 func transient(target string) bool { return strings.HasPrefix(target, "/proc/") }
-
-// VerifyNone fails tb if [DescriptorSnapshot.Find] finds descriptors.
-func (s *DescriptorSnapshot) VerifyNone(tb testing.TB) {
-	tb.Helper()
-	if err := s.Find(); err != nil {
-		tb.Errorf("%v", err)
-	}
-}
 
 // leakedDescriptorsError lists descriptors of the test process left open.
 type leakedDescriptorsError struct {

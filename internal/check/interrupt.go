@@ -1,4 +1,4 @@
-package exectest
+package check
 
 import (
 	"context"
@@ -38,7 +38,7 @@ var interruptSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM}
 // interrupts holds the fixtures in use and the catch while there are any.
 var interrupts struct {
 	mu     sync.Mutex
-	active map[*Descendant]struct{}
+	active map[*Fixture]struct{}
 	catch  *catch // nil while no fixture is in use, or no signal can be caught
 }
 
@@ -52,11 +52,11 @@ type catch struct {
 
 // register counts d as in use until unregister, and starts catching the
 // signals if it is the first.
-func (d *Descendant) register() {
+func (d *Fixture) register() {
 	interrupts.mu.Lock()
 	defer interrupts.mu.Unlock()
 	if interrupts.active == nil {
-		interrupts.active = map[*Descendant]struct{}{}
+		interrupts.active = map[*Fixture]struct{}{}
 	}
 	interrupts.active[d] = struct{}{}
 	if interrupts.catch == nil {
@@ -66,7 +66,7 @@ func (d *Descendant) register() {
 
 // unregister counts d as no longer in use, and stops catching the signals
 // if it was the last: the test binary gets back what it had.
-func (d *Descendant) unregister() {
+func (d *Fixture) unregister() {
 	interrupts.mu.Lock()
 	delete(interrupts.active, d)
 	c := interrupts.catch
@@ -128,7 +128,7 @@ func startCatch() *catch {
 // of its own for it: the process dies of sig.
 func interrupted(c *catch, sig os.Signal) {
 	interrupts.mu.Lock()
-	var fixtures []*Descendant
+	var fixtures []*Fixture
 	for d := range interrupts.active {
 		// One its check has just released, not yet unregistered, left
 		// nothing: it is not killed, removed or counted twice.
@@ -186,7 +186,7 @@ func interruptLine(sig os.Signal, fixtures int, killed []proc.Identity, removed 
 // processes were just killed, and returns what it removed. Unlike the
 // cleanup it reaps nothing and reports nothing: the test binary is about
 // to die.
-func (d *Descendant) removeInterrupted() []string {
+func (d *Fixture) removeInterrupted() []string {
 	var removed []string
 	awaitDead(d.tracker, d.mon.Snapshot().IDs(), time.Second)
 	cg := d.tracker.CgroupProcs()

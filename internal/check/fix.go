@@ -1,4 +1,4 @@
-package exectest
+package check
 
 import (
 	"errors"
@@ -187,7 +187,7 @@ func (c *check) ignoredCancel(ps []described, s monitor.Snapshot) string {
 	}
 	return fmt.Sprintf("the cancel's signal is ignored: the fixture child died of %s, and no %s stops %s, sent to the group or not: %s %s (SigIgn), %s, and an ignored signal stays ignored across fork and exec\n%s",
 		name, name, strings.Join(who, ", "), they, ignored.Names(syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM), why,
-		fixIgnored(sig, c.cfg.bound/2))
+		fixIgnored(sig, c.cfg.Bound/2))
 }
 
 // cancelSignal is the signal the fixture child died of, where that can be
