@@ -7,20 +7,13 @@ import (
 	"github.com/exectest/exectest/internal/check"
 )
 
-// A Descendant is the fixture that a cancel must stop: a command whose
-// direct child leaves behind a descendant that holds the inherited stdout
-// and stderr and lives 20 s (see [Lifetime]) unless killed, while the direct child
-// waits for it (the shape of sh -c 'sleep 20 & wait').
-//
-// The code under test runs [Descendant.Argv] (or [Descendant.Script]); the
-// descendant then proves it runs, in its final shape, by a report it
-// writes itself (see [Descendant.WaitAlive]). Its processes are known by
-// pid and start time, never by environment variables, which the code
-// under test may replace. Everything it started is killed, and what it
-// holds (its folder, FIFOs, cgroup, the test process's descriptors and
-// goroutine on it) released, when its check ends: when [AssertCancel]
-// returns, or stops the test. A Descendant never checked is released when
-// the test ends.
+// A Descendant is the fixture a cancel must stop: a command whose direct
+// child leaves a descendant holding the inherited stdout and stderr for
+// 20s ([Lifetime]) unless killed, while the child waits for it (sh -c
+// 'sleep 20 & wait'). The code under test runs [Descendant.Argv] (or
+// [Descendant.Script]); the descendant proves it runs by a report of its
+// own. Its processes, known by pid and start time, are killed and all it
+// holds released when its check ends, or its test if it is never checked.
 type Descendant struct{ f *check.Fixture }
 
 // NewDescendant prepares a fixture for one check. It starts nothing: the

@@ -64,7 +64,9 @@ func TestHowRunRunsTheCommand(t *testing.T) {
 		{"in Output", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).Output", "example.com/r.run")}, "Output"},
 		{"in CombinedOutput", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).CombinedOutput", "example.com/r.run")}, "CombinedOutput"},
 		{"in its own Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "example.com/r.run"), copying}, "Start"},
-		{"in its own Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "example.com/r.run")}, "Start"},
+		// Whether a Wait of its own follows is not known yet: it may
+		// return once the command started.
+		{"in its own Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "example.com/r.run")}, ""},
 		{"reading a StdoutPipe", []goroutines.Group{root("os.(*File).Read", "bufio.(*Scanner).Scan", "example.com/r.run")}, "Start"},
 		{"writing a StdinPipe", []goroutines.Group{root("os.(*File).Write", "example.com/r.run")}, "Start"},
 		{"in cancelpolicy's Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "github.com/exectest/exectest/cancelpolicy.(*Started).Wait", "github.com/exectest/exectest/cancelpolicy.Run", "example.com/r.run")}, ""},

@@ -104,19 +104,11 @@ func Escaping() DescendantOption {
 }
 
 // Launcher makes the direct child start the descendant in the background
-// and exit at once, as npm and mise shims, wrappers and sh -c 'work &'
-// do. os/exec reaps the child and then never calls Cancel (the process
-// already exited), so a Cancel that kills the group, [cancelpolicy.Apply]'s
-// included, never runs: run returns only when WaitDelay closes the pipe,
-// or never. [cancelpolicy.Run] stops this shape.
-//
-// The descendant proves it runs only once the child has exited and been
-// reaped: before the reap os/exec may still call Cancel, which would make
-// a pass of a runner that stops this shape only by chance. A runner that
-// never calls cmd.Wait never reaps the child, so the descendant never
-// proves it runs: after [ProofTimeout] the check cancels anyway, and
-// fails on what run left behind (os/exec's goroutines, the pipe, the
-// fixture's processes), or else skips as vacuous.
+// and exit at once, as npm and mise shims and sh -c 'work &' do. os/exec
+// never calls Cancel once the child has exited, so a Cancel that kills
+// the group ([cancelpolicy.Apply]'s too) never runs; [cancelpolicy.Run]
+// stops this shape. The descendant proves it runs once the child is
+// reaped (docs/options.md says what a runner that never waits gets).
 //
 // [cancelpolicy.Apply]: https://pkg.go.dev/github.com/exectest/exectest/cancelpolicy#Apply
 // [cancelpolicy.Run]: https://pkg.go.dev/github.com/exectest/exectest/cancelpolicy#Run

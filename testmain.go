@@ -15,35 +15,17 @@ import (
 	"go.uber.org/goleak"
 )
 
-// VerifyTestMain is the TestMain of a package that uses exectest, and the
-// one entry a test binary needs:
+// VerifyTestMain runs the tests of a package that uses exectest, then
+// fails a passing run that leaves goroutines (found by goleak) or
+// processes (found by [proctest.Find], and killed) behind, and says how
+// many checks skipped as vacuous. It is the one TestMain such a package
+// needs, and serves as the [Hermetic] fixture:
 //
 //	func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
 //
-// In a process started as the [Hermetic] fixture it runs the fixture and
-// exits (see [fixtures.Dispatch]). Otherwise it makes the test process a
-// child subreaper (so that escaped orphans stay visible), runs the tests,
-// and then fails a passing run that leaves goroutines (goleak, with the
-// goroutines present before the tests ignored, and its retries) or
-// processes ([proctest.Find]; they are killed, by pid and start time)
-// behind. After a failing run it kills and lists the processes too, and
-// the run fails as its tests said. Checked once after all tests, it is right under t.Parallel, as
-// goleak's own VerifyTestMain is. [IgnoreTopFunction],
-// [IgnoreAnyFunction] and [IgnoreProcess] accept what the package leaves
-// running on purpose; [Cleanup] runs after the checks.
-//
-// When checks were skipped because they would have passed vacuously (see
-// [AssertCancel]), it says how many on stderr, once, at the end: each
-// skip alone shows only under go test -v. Without VerifyTestMain nothing
-// counts them: only EXECTEST_STRICT=1, which makes each one a failure,
-// keeps them from passing unseen.
-//
-// A TestMain with setup that must not run in the fixture's processes
-// calls [fixtures.Dispatch] first, then does the setup, then calls
-// VerifyTestMain.
-//
-// Bad options, and bad values of EXECTEST_STRICT and EXECTEST_PORTABLE,
-// fail the run at once, before any test, saying what to fix.
+// A TestMain with setup of its own calls [fixtures.Dispatch] first. Bad
+// options, or a bad EXECTEST_STRICT or EXECTEST_PORTABLE, fail the run
+// before any test. docs/how-it-works.md tells the rest.
 func VerifyTestMain(m *testing.M, opts ...MainOption) {
 	fixtures.Dispatch()
 	os.Exit(verifyTestMain(m, os.Stderr, opts...))

@@ -97,8 +97,11 @@ func runCallOf(gs []goroutines.Group) string {
 				combined = true
 			case "os/exec.(*Cmd).Run":
 				run = true
-			case "os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Start":
+			case "os/exec.(*Cmd).Wait":
 				// Called by run itself, not by os/exec nor by cancelpolicy.
+				// Not Start: inside it, whether a Wait of run's own
+				// follows is not known yet (a runner may return once the
+				// command started), and the sample can land there.
 				if i+1 < len(g.Frames) {
 					caller := g.Frames[i+1].Func
 					between = between || !strings.HasPrefix(caller, "os/exec.") && !strings.Contains(caller, "/cancelpolicy.")
