@@ -3,20 +3,37 @@ package flaky_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/flaky"
-	"github.com/exectest/exectest/internal/envswitch"
 )
 
 func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
 
 // DemoEnv turns the demo on. Off by default: the test is flaky on purpose.
 const DemoEnv = "EXECTEST_FLAKE_DEMO"
+
+// demoOn reads DemoEnv: unset or empty is off, any other value what
+// strconv.ParseBool accepts. A typo fails rather than pass for off, which
+// would skip the demo the user asked for.
+func demoOn() (bool, error) {
+	v := os.Getenv(DemoEnv)
+	if v == "" {
+		return false, nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s: got %q, want what strconv.ParseBool accepts (1 or true: on; 0 or false: off) or unset (off)", DemoEnv, v)
+	}
+	return on, nil
+}
 
 // TestCancelDuringStartup cancels at a random moment after the command
 // starts, later than the runner's bookkeeping takes on an idle machine.
@@ -28,7 +45,7 @@ const DemoEnv = "EXECTEST_FLAKE_DEMO"
 //
 //	EXECTEST_FLAKE_DEMO=1 go run ./cmd/flakehunt -count 50 -load 4 ./examples/flaky
 func TestCancelDuringStartup(t *testing.T) {
-	if on, err := envswitch.Bool(DemoEnv); err != nil {
+	if on, err := demoOn(); err != nil {
 		t.Fatal(err)
 	} else if !on {
 		t.Skipf("flake-hunting demo, flaky on purpose: set %s=1 to run it", DemoEnv)

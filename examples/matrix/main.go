@@ -28,7 +28,6 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/examples/runners"
 	"github.com/exectest/exectest/fixtures"
-	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/proctest"
 	"github.com/exectest/exectest/recorder"
 )
@@ -177,7 +176,7 @@ func measure(v runners.Variant, e env, bound, lifetime time.Duration, opts ...ex
 func fixtureHolders(res exectest.Result) int {
 	n := 0
 	for _, p := range res.Holders {
-		if r, _ := monitor.RoleOf(p.Role); r.Fixture() {
+		if roleOf(p).fixture {
 			n++
 		}
 	}
@@ -215,8 +214,7 @@ func why(rec *recorder.T, res exectest.Result, bound time.Duration) string {
 func names(ps []proctest.Process) string {
 	var out []string
 	for _, p := range ps {
-		r, _ := monitor.RoleOf(p.Role)
-		out = append(out, fmt.Sprintf("the %s (%s)", r.Noun(), short(p.Cmdline)))
+		out = append(out, fmt.Sprintf("the %s (%s)", roleOf(p).noun, short(p.Cmdline)))
 	}
 	if len(out) == 0 {
 		return "a process"

@@ -3,11 +3,13 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/envswitch"
 )
 
 func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
@@ -20,7 +22,34 @@ func needBwrap(t *testing.T) {
 	if err == nil {
 		return
 	}
-	envswitch.Unmet(t, "bwrap: got %v, want a working bubblewrap (apt-get install bubblewrap)", err)
+	msg := fmt.Sprintf("bwrap: got %v, want a working bubblewrap (apt-get install bubblewrap)", err)
+	strict, serr := strictOn()
+	switch {
+	case serr != nil:
+		t.Fatalf("%s\n(failing instead of skipping: %v)", msg, serr)
+	case strict:
+		t.Fatalf("%s\n(failing instead of skipping: %s is on)", msg, strictEnv)
+	}
+	t.Skipf("%s\n(set %s=1 to make this a failure)", msg, strictEnv)
+}
+
+// strictEnv is exectest's own switch for CI: on, a test fails where it
+// would skip for want of something the machine could have installed.
+const strictEnv = "EXECTEST_STRICT"
+
+// strictOn reads strictEnv as exectest does: unset or empty is off, any
+// other value what strconv.ParseBool accepts. A typo must not pass for
+// off, or CI would skip unseen what it set the switch to catch.
+func strictOn() (bool, error) {
+	v := os.Getenv(strictEnv)
+	if v == "" {
+		return false, nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s: got %q, want what strconv.ParseBool accepts (1 or true: on; 0 or false: off) or unset (off)", strictEnv, v)
+	}
+	return on, nil
 }
 
 func TestCancelStopsEverything(t *testing.T) {
