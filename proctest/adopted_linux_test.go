@@ -13,7 +13,7 @@ import (
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -125,7 +125,7 @@ func orphan(t *testing.T, secs string) proc.Identity {
 	}
 	t.Cleanup(func() {
 		id.Kill()
-		testproc.AwaitDead(id, 5*time.Second)
+		testenv.AwaitDead(id, 5*time.Second)
 		proc.Reap(id)
 	})
 	return id

@@ -14,7 +14,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // What a watchdog kills of a fixture whose test process died: the known
@@ -24,9 +24,9 @@ import (
 // folder.
 func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 	linuxMode(t)
-	marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+	marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 	root, below := startTree(t)
-	holder := testproc.HoldFIFO(t, marker)
+	holder := testenv.HoldFIFO(t, marker)
 	_, stranger := startSleep(t)
 	r := proc.Remains{
 		Owner: os.Getpid(),
@@ -42,7 +42,7 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 		if !slices.Contains(killed, id) {
 			t.Errorf("KillRemains: got %v, want the %s %v among them", killed, what, id)
 		}
-		if !testproc.AwaitDead(id, 5*time.Second) {
+		if !testenv.AwaitDead(id, 5*time.Second) {
 			t.Errorf("the %s %v after KillRemains: alive, want dead", what, id)
 		}
 	}
@@ -66,8 +66,8 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"exectest-" + deadOwnerTag(t) + "-tok-x", "exectest-tok-x", "other"} {
 		t.Run(name, func(t *testing.T) {
-			marker := testproc.FixtureFolder(t, dir, name)
-			holder := testproc.HoldFIFO(t, marker)
+			marker := testenv.FixtureFolder(t, dir, name)
+			holder := testenv.HoldFIFO(t, marker)
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: filepath.Join(dir, name)}
 			if killed := killRemains(&r); len(killed) > 0 {
 				t.Errorf("Kill: got %v killed, want none", killed)
@@ -101,7 +101,7 @@ func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 				t.Skipf("no cgroup here (the tracker falls back): %v", err)
 			}
 			t.Cleanup(func() { cg.Kill(); cg.Remove() })
-			marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+			marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 			cmd, member := startSleep(t)
 			if err := cg.Add(member.PID); err != nil {
 				t.Fatal(err)
@@ -109,8 +109,8 @@ func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: cg.Path, Known: []proc.Identity{member}}
 			want := []proc.Identity{member}
 			if outside {
-				elsewhere := testproc.Sleep(t)
-				orphan := testproc.HoldFIFO(t, marker)
+				elsewhere := testenv.SleepingProcess(t)
+				orphan := testenv.HoldFIFO(t, marker)
 				r.Known = append(r.Known, elsewhere)
 				want = append(want, elsewhere, orphan)
 			}
@@ -163,9 +163,9 @@ func startTree(t *testing.T) (root, below proc.Identity) {
 // that is neither.
 func TestRemainsLateLookFindsWhatStartedMeanwhile(t *testing.T) {
 	linuxMode(t)
-	marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+	marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 	r := &proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker)}
-	early := testproc.HoldFIFO(t, marker)
+	early := testenv.HoldFIFO(t, marker)
 	parent, in := forker(t)
 	before := proc.Running()
 	fmt.Fprintln(in, "fork")
@@ -180,8 +180,8 @@ func TestRemainsLateLookFindsWhatStartedMeanwhile(t *testing.T) {
 	if child.PID == 0 {
 		t.Fatal("the forker's child never showed")
 	}
-	holder := testproc.HoldFIFO(t, marker)
-	stranger := testproc.Sleep(t)
+	holder := testenv.HoldFIFO(t, marker)
+	stranger := testenv.SleepingProcess(t)
 
 	late := proc.LateRemains([]*proc.Remains{r}, before, []proc.Identity{parent})
 
@@ -222,7 +222,7 @@ func forker(t *testing.T) (proc.Identity, io.Writer) {
 		for _, pid := range kids {
 			if k, err := proc.Identify(pid); err == nil {
 				k.Kill()
-				testproc.AwaitDead(k, 5*time.Second)
+				testenv.AwaitDead(k, 5*time.Second)
 				proc.Reap(k)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/unsharetest"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // sandboxedShell is a shell in a PID namespace of its own that holds file
@@ -163,7 +163,7 @@ func TestResolveHoldingSameNamespace(t *testing.T) {
 func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
 	linuxMode(t)
 	t.Parallel()
-	prefix := unsharetest.PIDNamespace(t)
+	prefix := testenv.NeedUnshare(t)
 	file := filepath.Join(t.TempDir(), "held")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)

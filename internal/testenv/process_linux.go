@@ -1,4 +1,4 @@
-package testproc
+package testenv
 
 import (
 	"bufio"
@@ -16,9 +16,9 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// Sleep starts /bin/sleep 30 and returns it; the test skips without
-// /bin/sleep.
-func Sleep(t testing.TB) proc.Identity {
+// SleepingProcess starts /bin/sleep 30 and returns it; the test skips
+// without /bin/sleep.
+func SleepingProcess(t testing.TB) proc.Identity {
 	t.Helper()
 	return start(t, exec.Command("/bin/sleep", "30"))
 }

@@ -1,7 +1,4 @@
-// Package unsharetest gives exectest's own tests a PID namespace made by
-// util-linux unshare(1) without a /proc of its own, or the exact reason
-// there is none.
-package unsharetest
+package testenv
 
 import (
 	"errors"
@@ -23,12 +20,12 @@ var ways = [][]string{
 	append([]string{"unshare", "--user", "--map-root-user"}, killChild...),
 }
 
-// PIDNamespace returns the command line prefix that runs a command as pid
+// NeedUnshare returns the command line prefix that runs a command as pid
 // 1 of a new PID namespace without a /proc of its own (its processes read
 // the test's /proc, and see their pids there), with --kill-child, or
 // skips tb with the reason each way failed. Without --kill-child (see
 // [WithoutKillChild]) the namespace outlives unshare.
-func PIDNamespace(tb testing.TB) []string {
+func NeedUnshare(tb testing.TB) []string {
 	tb.Helper()
 	var errs []error
 	for _, w := range ways {
@@ -42,7 +39,7 @@ func PIDNamespace(tb testing.TB) []string {
 	return nil
 }
 
-// WithoutKillChild is prefix, from [PIDNamespace], without --kill-child:
+// WithoutKillChild is prefix, from [NeedUnshare], without --kill-child:
 // killing unshare then leaves the namespace's processes running.
 func WithoutKillChild(prefix []string) []string {
 	var out []string
