@@ -8,27 +8,29 @@ import (
 	"testing"
 )
 
-// killChild runs the command as pid 1 of a new PID namespace that dies
-// with unshare: a cancel that kills unshare kills the whole namespace.
-var killChild = []string{"--pid", "--fork", "--kill-child"}
+// unshareKillChild runs the command as pid 1 of a new PID namespace that
+// dies with unshare: a cancel that kills unshare kills the whole
+// namespace.
+var unshareKillChild = []string{"--pid", "--fork", "--kill-child"}
 
-// ways are the command line prefixes tried in turn: plain unshare needs
-// root (CAP_SYS_ADMIN); an unprivileged user may get the same from a user
-// namespace of its own.
-var ways = [][]string{
-	append([]string{"unshare"}, killChild...),
-	append([]string{"unshare", "--user", "--map-root-user"}, killChild...),
+// unshareWays are the command line prefixes tried in turn: plain unshare
+// needs root (CAP_SYS_ADMIN); an unprivileged user may get the same from a
+// user namespace of its own.
+var unshareWays = [][]string{
+	append([]string{"unshare"}, unshareKillChild...),
+	append([]string{"unshare", "--user", "--map-root-user"}, unshareKillChild...),
 }
 
 // NeedUnshare returns the command line prefix that runs a command as pid
 // 1 of a new PID namespace without a /proc of its own (its processes read
 // the test's /proc, and see their pids there), with --kill-child, or
-// skips tb with the reason each way failed. Without --kill-child (see
-// [WithoutKillChild]) the namespace outlives unshare.
+// skips tb with the reason each way failed: a skip even under
+// EXECTEST_STRICT=1. Without --kill-child (see [WithoutKillChild]) the
+// namespace outlives unshare.
 func NeedUnshare(tb testing.TB) []string {
 	tb.Helper()
 	var errs []error
-	for _, w := range ways {
+	for _, w := range unshareWays {
 		out, err := exec.Command(w[0], append(w[1:], "/bin/true")...).CombinedOutput()
 		if err == nil {
 			return append([]string(nil), w...)
