@@ -54,7 +54,7 @@ func TestChecksReapAdoptedZombies(t *testing.T) {
 func TestReportNamesTheTestProcessAndAdopted(t *testing.T) {
 	needSubreaper(t)
 	base := proctest.IgnoreCurrent()
-	started := leak(t, "38")
+	started := testenv.StartSleep(t, "38")
 	adopted := orphan(t, "39")
 	var seen []proctest.Process
 	record := proctest.IgnoreProcess(func(p proctest.Process) bool { seen = append(seen, p); return false })

@@ -15,6 +15,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
 )
@@ -28,22 +29,11 @@ func portableMode(t *testing.T) {
 	}
 }
 
-// sleeper starts /bin/sleep 30, reaped at the test's end.
-func sleeper(t *testing.T) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command("/bin/sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd
-}
-
 // The portable identity is the pid and gopsutil's creation time, and its
 // stat has the facts a message needs.
 func TestPortableIdentity(t *testing.T) {
 	portableMode(t)
-	cmd := sleeper(t)
+	cmd := testenv.StartSleep(t, "30")
 	pid := cmd.Process.Pid
 	id, err := proc.Identify(pid)
 	if err != nil {
@@ -79,7 +69,7 @@ func TestPortableIdentity(t *testing.T) {
 // (here: the same pid, another start time) is never signalled.
 func TestPortableKillSparesARecycledPID(t *testing.T) {
 	portableMode(t)
-	cmd := sleeper(t)
+	cmd := testenv.StartSleep(t, "30")
 	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +98,7 @@ func TestPortableKillSparesARecycledPID(t *testing.T) {
 // A zombie counts as dead.
 func TestPortableZombieCountsAsDead(t *testing.T) {
 	portableMode(t)
-	cmd := sleeper(t)
+	cmd := testenv.StartSleep(t, "30")
 	id, _ := proc.Identify(cmd.Process.Pid)
 	unix.Kill(id.PID, unix.SIGKILL) // not reaped: a zombie until the cleanup
 	if !backoff.Poll(2*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !id.Alive() }) {
@@ -169,7 +159,7 @@ func TestPortableCannotSee(t *testing.T) {
 	if proc.Mode() != "portable" || len(proc.CannotSee()) == 0 {
 		t.Errorf("Mode, CannotSee: got %q, %q, want portable and a list", proc.Mode(), proc.CannotSee())
 	}
-	cmd := sleeper(t)
+	cmd := testenv.StartSleep(t, "30")
 	if fds := proc.FDs(cmd.Process.Pid); fds != nil {
 		t.Errorf("FDs of another process: got %v, want none", fds)
 	}
@@ -212,17 +202,8 @@ func TestPortableOwnDescriptors(t *testing.T) {
 // startWith starts /bin/sh -c script name, reaped at the test's end.
 func startWith(t *testing.T, script, name string) proc.Identity {
 	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", script, name)
 	//execcheck:ignore a script the test stops itself: the cleanup kills and reaps it
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return testenv.Start(t, exec.Command("/bin/sh", "-c", script, name))
 }
 
 // An orphan of the fixture that never reported, reparented to init, is a

@@ -175,10 +175,7 @@ func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
 		t.Fatal(err)
 	}
 	//execcheck:ignore the script execs /bin/sleep: nothing below it; the cleanup kills and reaps it
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	testenv.Start(t, cmd)
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatalf("%q: stat line: %v", cmd.Args, err)

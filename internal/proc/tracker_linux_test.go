@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // escaper starts sh, which forks nothing until it reads a line, then
@@ -97,7 +98,7 @@ func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
 	}
 	id, _ := proc.Identify(cmd.Process.Pid)
 	defer func() { tr.KillAll([]proc.Identity{id}); cmd.Wait() }()
-	bystander := leak(t, "39")
+	bystander := testenv.StartSleep(t, "39")
 	var members []proc.Identity
 	for range 1000 {
 		if members = tr.Members([]proc.Identity{id}); len(members) == 2 {

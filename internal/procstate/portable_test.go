@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // TestPortable: the portable mode has no watch, says why, and counts a
@@ -35,13 +36,5 @@ func TestPortable(t *testing.T) {
 func start(t *testing.T, argv ...string) (*exec.Cmd, proc.Identity) {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cmd, id
+	return cmd, testenv.Start(t, cmd)
 }
