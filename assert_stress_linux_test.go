@@ -59,7 +59,7 @@ func TestDetectionPower(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			if c.sandbox {
-				needBwrap(t)
+				testenv.NeedBwrap(t)
 			}
 			caught := 0
 			for i := range runs {

@@ -95,7 +95,7 @@ func descends(pid, ancestor int) bool {
 func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
 	linuxMode(t)
 	t.Parallel()
-	bwrap.Need(t)
+	testenv.NeedBwrap(t)
 	collisions := 0
 	for round := 0; round < 5 && collisions == 0; round++ {
 		shells := startSandboxedShells(t, 6)
