@@ -25,7 +25,7 @@ const probeEnv = "EXECTEST_PROBE_TRACKER"
 // Setting this up needs root; as nobody, the suite's other tests cover the
 // fallback.
 func TestTrackerUsesADelegatedCgroup(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	if os.Getenv(probeEnv) == "1" {
 		probeTracker(t)
 		return

@@ -15,6 +15,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // A process that the code under test started in a cgroup of its own (as
@@ -24,7 +25,7 @@ import (
 // is removed at once; with a process adopted into it first, it stays for
 // that one, and the mechanism names both.
 func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	if os.Geteuid() != 0 {
 		t.Skip("making a cgroup for the command, as a runner does, needs root here: the rest of this run covers the unprivileged user")
 	}

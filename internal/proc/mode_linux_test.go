@@ -10,15 +10,6 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// linuxMode skips a test of the Linux mode (/proc, pidfds, cgroups, the
-// subreaper) in the portable mode, which portable_test.go tests.
-func linuxMode(t *testing.T) {
-	t.Helper()
-	if proc.Portable() {
-		t.Skipf("a test of the Linux mode: %s=1 forces the portable mode", proc.PortableEnv)
-	}
-}
-
 // reportModeEnv makes TestReportMode print the mode this test binary
 // chose, for TestPortableSwitchValues, which starts it with a value.
 const reportModeEnv = "EXECTEST_HELPER_REPORT_MODE"

@@ -23,7 +23,7 @@ import (
 // known with another start time (recycled since). Then it removes the
 // folder.
 func TestRemainsKillsTheFixtureOnly(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 	root, below := startTree(t)
 	holder := testenv.HoldFIFO(t, marker)
@@ -62,7 +62,7 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 // fixture's: the watchdog neither removes it nor kills what holds a FIFO
 // in it.
 func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	dir := t.TempDir()
 	for _, name := range []string{"exectest-" + deadOwnerTag(t) + "-tok-x", "exectest-tok-x", "other"} {
 		t.Run(name, func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 // it look for the holders of the fixture's FIFO too, which finds an
 // orphan of that process that never reported.
 func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	for _, outside := range []bool{false, true} {
 		t.Run(fmt.Sprintf("known process outside %v", outside), func(t *testing.T) {
 			cg, err := proc.NewCgroup(fmt.Sprintf("remains-%d-%v", os.Getpid(), outside))
@@ -162,7 +162,7 @@ func startTree(t *testing.T) (root, below proc.Identity) {
 // process leads to; never a process that started before, nor a late one
 // that is neither.
 func TestRemainsLateLookFindsWhatStartedMeanwhile(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 	r := &proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker)}
 	early := testenv.HoldFIFO(t, marker)

@@ -21,7 +21,7 @@ import (
 // token that started before it (a wrapper of the code under test) and a
 // stranger are spared.
 func TestPortableRemainsFindByReportsTreesAndToken(t *testing.T) {
-	portableMode(t)
+	testenv.PortableMode(t)
 	token := fmt.Sprintf("tok%d", os.Getpid())
 	wrapper := startWith(t, "exec sleep 30", "exectest-"+token+"-wrapper")
 	time.Sleep(20 * time.Millisecond) // creation times tick in ms, or in 10 ms

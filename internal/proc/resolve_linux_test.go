@@ -93,7 +93,7 @@ func descends(pid, ancestor int) bool {
 // the same pid and start time. Each must resolve to its own process, or
 // (without a file to tell them apart) to none; never to another's.
 func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	testenv.NeedBwrap(t)
 	collisions := 0
@@ -129,7 +129,7 @@ func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
 // In the test's own namespace too, a process counts only if it holds the
 // file.
 func TestResolveHoldingSameNamespace(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "held")
 	f, err := os.Create(file)
@@ -161,7 +161,7 @@ func TestResolveHoldingSameNamespace(t *testing.T) {
 // test's namespace. Holding the file, it is found by that pid; without a
 // file to hold, Resolve stays strict and finds none.
 func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	prefix := testenv.NeedUnshare(t)
 	file := filepath.Join(t.TempDir(), "held")

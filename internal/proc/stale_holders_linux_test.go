@@ -16,7 +16,7 @@ import (
 // removed already; holders of a running owner's FIFO, of a file that is no
 // FIFO, or of a FIFO elsewhere live on.
 func TestRemoveStaleKillsHoldersOfDeadRunsFIFOs(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	dir, elsewhere := t.TempDir(), t.TempDir()
 	dead := deadOwnerTag(t)
 	holders := map[string]proc.Identity{}

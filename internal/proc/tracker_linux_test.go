@@ -30,7 +30,7 @@ func escaper(t *testing.T) (*exec.Cmd, io.WriteCloser) {
 }
 
 func TestTrackerFollowsAnEscapee(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	tr := proc.NewTracker(fmt.Sprintf("test-%d", os.Getpid()))
 	if !strings.HasPrefix(tr.Mechanism(), "cgroup v2") {
 		tr.Close()
@@ -87,7 +87,7 @@ func TestTrackerFollowsAnEscapee(t *testing.T) {
 }
 
 func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	// Whatever the mechanism, a reported process and its children are
 	// members, and a process outside them is not.
 	tr := proc.NewTracker(fmt.Sprintf("tree-%d", os.Getpid()))
@@ -122,7 +122,7 @@ func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
 // unreaped (a child of the test process may be os/exec's to wait for). A
 // child that holds nothing of the fixture's is never a member.
 func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	if err := proc.EnableSubreaper(); err != nil {
 		t.Skipf("no child subreaper: %v", err)
 	}
@@ -188,7 +188,7 @@ func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
 // exec (another test's command), not a fixture process: never a member.
 // Under load the suite once saw such a child killed as an orphan.
 func TestTrackerIgnoresCloseOnExecHolders(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	held := t.TempDir() + "/held"
 	if err := os.WriteFile(held, nil, 0o600); err != nil {
 		t.Fatal(err)

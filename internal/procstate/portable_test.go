@@ -13,9 +13,7 @@ import (
 // TestPortable: the portable mode has no watch, says why, and counts a
 // process as dying only once it is gone or a zombie.
 func TestPortable(t *testing.T) {
-	if !proc.Portable() {
-		t.Skipf("the portable mode: run with %s=1 (it is the only mode off Linux)", proc.PortableEnv)
-	}
+	testenv.PortableMode(t)
 	//execcheck:ignore /bin/sleep starts nothing; the cleanup kills and reaps it
 	cmd, id := start(t, "/bin/sleep", "30")
 	if w, err := Open(id); err == nil || w != nil {

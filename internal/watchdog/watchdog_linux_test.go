@@ -32,7 +32,7 @@ const goneWithin = time.Second
 // folders, leaves alone a fixture that ended, and exits, all within a
 // second.
 func TestWatchdogCleansUpAtEOF(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	dir := t.TempDir()
 	wd := startWatchdog(t, self(t))
 	w := wd.w
@@ -79,7 +79,7 @@ func TestWatchdogCleansUpAtEOF(t *testing.T) {
 // descriptor check the test process's end of its pipe, and no process the
 // test process starts inherits that end.
 func TestWatchdogStaysOutOfTheWay(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Cleanup(watchdog.Die)
 	watchdog.Die() // the next starts with this test's inheritable descriptor
 	inheritable(t)
@@ -147,7 +147,7 @@ func TestWatchdogStaysOutOfTheWay(t *testing.T) {
 // starts another, told of every fixture not cleaned up yet: at the test
 // process's death, the new one cleans those up.
 func TestWatchdogStartsAgainWhenLost(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Cleanup(watchdog.Die)
 	dir := t.TempDir()
 	marker := testenv.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x")
@@ -180,13 +180,6 @@ func TestWatchdogStartsAgainWhenLost(t *testing.T) {
 	}
 	if _, err := os.Stat(folder); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("fixture folder after the second watchdog's EOF: got %v, want it gone", err)
-	}
-}
-
-func linuxMode(t *testing.T) {
-	t.Helper()
-	if proc.Portable() {
-		t.Skipf("a test of the Linux mode: %s=1 forces the portable mode", proc.PortableEnv)
 	}
 }
 
