@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/testenv"
 )
@@ -39,7 +38,11 @@ func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
 			if err != nil {
 				t.Skipf("cannot make a cgroup for the command, even as root: %v", err)
 			}
-			defer removeCgroup(t, runner)
+			defer func() {
+				if err := testenv.RemoveCgroup(runner, 2*time.Second); err != nil {
+					t.Errorf("remove the runner's cgroup: %v", err)
+				}
+			}()
 			fd, err := syscall.Open(runner, syscall.O_DIRECTORY|syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -131,17 +134,4 @@ func cgroupProcs(t *testing.T, dir string) []int {
 		}
 	}
 	return pids
-}
-
-// removeCgroup removes dir once its killed members have left.
-func removeCgroup(t *testing.T, dir string) {
-	t.Helper()
-	var err error
-	removed := backoff.Poll(2*time.Second, time.Millisecond, time.Second, func() bool {
-		err = os.Remove(dir)
-		return err == nil || errors.Is(err, os.ErrNotExist)
-	})
-	if !removed {
-		t.Errorf("remove the runner's cgroup: %v", err)
-	}
 }
