@@ -64,10 +64,7 @@ func victimTestMain() {
 func init() { testMainHook = victimTestMain }
 
 func TestVictim(t *testing.T) {
-	shape := os.Getenv(victimEnv)
-	if shape == "" {
-		t.Skip("a helper: runs only in a test binary that another test of this package starts")
-	}
+	shape := testenv.OnlyAsHelper(t, victimEnv)
 	handler := os.Getenv(victimHandlerEnv)
 	var own chan os.Signal
 	switch handler {
@@ -154,9 +151,7 @@ func TestVictim(t *testing.T) {
 // TestNextRun is the next test binary after a victim was killed: it makes
 // one fixture, and with it removes what dead runs left.
 func TestNextRun(t *testing.T) {
-	if os.Getenv(nextRunEnv) == "" {
-		t.Skip("a helper: runs only in a test binary that another test of this package starts")
-	}
+	testenv.OnlyAsHelper(t, nextRunEnv)
 	exectest.NewDescendant(t)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // reportModeEnv makes TestReportMode print the mode this test binary
@@ -15,9 +16,7 @@ import (
 const reportModeEnv = "EXECTEST_HELPER_REPORT_MODE"
 
 func TestReportMode(t *testing.T) {
-	if os.Getenv(reportModeEnv) == "" {
-		t.Skipf("a helper of TestPortableSwitchValues")
-	}
+	testenv.OnlyAsHelper(t, reportModeEnv)
 	fmt.Printf("mode: %s\n", proc.Mode())
 }
 

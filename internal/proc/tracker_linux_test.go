@@ -193,21 +193,13 @@ func TestTrackerIgnoresCloseOnExecHolders(t *testing.T) {
 	if err := os.WriteFile(held, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	helper := exec.Command(exe)
-	helper.Env = append(os.Environ(), holdEnv+"="+held)
+	helper := testenv.HelperCommand(t, holdRole, held)
 	out, err := helper.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	//execcheck:ignore the helper re-executes the test binary and starts nothing; the cleanup kills and reaps it
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { helper.Process.Kill(); helper.Wait() })
+	testenv.Start(t, helper)
 	if err := waitForLine(out, "holding"); err != nil {
 		t.Fatalf("helper: %v", err)
 	}
