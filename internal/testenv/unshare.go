@@ -24,11 +24,11 @@ var unshareWays = [][]string{
 // NeedUnshare returns the command line prefix that runs a command as pid
 // 1 of a new PID namespace without a /proc of its own (its processes read
 // the test's /proc, and see their pids there), with --kill-child, or
-// skips tb with the reason each way failed: a skip even under
+// skips t with the reason each way failed: a skip even under
 // EXECTEST_STRICT=1. Without --kill-child (see [WithoutKillChild]) the
 // namespace outlives unshare.
-func NeedUnshare(tb testing.TB) []string {
-	tb.Helper()
+func NeedUnshare(t testing.TB) []string {
+	t.Helper()
 	var errs []error
 	for _, w := range unshareWays {
 		out, err := exec.Command(w[0], append(w[1:], "/bin/true")...).CombinedOutput()
@@ -37,7 +37,7 @@ func NeedUnshare(tb testing.TB) []string {
 		}
 		errs = append(errs, fmt.Errorf("%s /bin/true: %w: %s", strings.Join(w, " "), err, strings.TrimSpace(string(out))))
 	}
-	tb.Skipf("unshare: no PID namespace here (plain unshare needs root, the other way user namespaces):\n%v", errors.Join(errs...))
+	t.Skipf("unshare: no PID namespace here (plain unshare needs root, the other way user namespaces):\n%v", errors.Join(errs...))
 	return nil
 }
 
