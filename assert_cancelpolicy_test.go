@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/examples/runners"
 	"github.com/exectest/exectest/internal/envswitch"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // policyRun runs the command through cancelpolicy.Run, which also watches
@@ -45,29 +45,6 @@ func containedRun(argv []string) func(context.Context) error {
 	}
 }
 
-// containErr is what cancelpolicy.Contain says here, once: nil where this
-// process may make a cgroup of its own (root, or a delegated cgroup).
-var containErr = sync.OnceValue(func() error {
-	return cancelpolicy.Run(context.Background(), exec.Command("/bin/true"), cancelpolicy.Contain())
-})
-
-// canContain reports whether the contained runner can run here. Where it
-// cannot (an unprivileged user outside a delegated cgroup, as CI runs the
-// suite once), the test checks that Contain's error names the fix, and
-// that is all it can check: the verdicts need the cgroup.
-func canContain(t *testing.T) bool {
-	t.Helper()
-	err := containErr()
-	if err == nil {
-		return true
-	}
-	if os.Geteuid() == 0 || !strings.Contains(err.Error(), "delegated cgroup") {
-		t.Fatalf("cancelpolicy.Contain: got %v, want it to work as root, or an error naming a delegated cgroup", err)
-	}
-	t.Logf("cancelpolicy.Contain cannot make a cgroup for this user, and says so: %v", err)
-	return false
-}
-
 // The cancelpolicy package against the fixture: it stops the waiting
 // shape, shell and hermetic, through each entry point, and like every
 // group kill it misses a descendant that escaped into its own session.
@@ -88,7 +65,7 @@ func TestCancelPolicyVerdicts(t *testing.T) {
 			{"run contained, escaping", containedRun, []exectest.DescendantOption{exectest.Escaping()}, "pass", nil},
 		} {
 			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
-				if strings.HasPrefix(c.name, "run contained") && !canContain(t) {
+				if strings.HasPrefix(c.name, "run contained") && !testenv.CanContain(t) {
 					return
 				}
 				t.Parallel()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwrap"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // sandboxFixRows are the fix lines of where the command runs (a sandbox
@@ -20,13 +21,13 @@ func sandboxFixRows() []fixRow {
 			want: lines(S(F["contain"])), fixed: inSandbox(bwrap.Args(bwrap.UnsharePID()), killsGroup)},
 		{name: "no /proc", vacuous: true, need: needProcSight, broken: inSandbox(bwrap.Args(bwrap.NoProc()), runs(asIs)),
 			want: lines(F["mount /proc"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
-		{name: "no /dev", vacuous: true, need: needBwrap, broken: inSandbox(bwrap.Args(bwrap.NoDev()), runs(asIs)),
+		{name: "no /dev", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: inSandbox(bwrap.Args(bwrap.NoDev()), runs(asIs)),
 			want: lines(F["/dev"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
-		{name: "no /bin/sleep: bind it", vacuous: true, need: needBwrap, broken: inSandbox(noSleep, runs(asIs)),
+		{name: "no /bin/sleep: bind it", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: inSandbox(noSleep, runs(asIs)),
 			want: lines(F["/bin/sleep"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
-		{name: "no /bin/sleep: hermetic", vacuous: true, need: needBwrap, broken: inSandbox(noSleep, runs(asIs)),
+		{name: "no /bin/sleep: hermetic", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: inSandbox(noSleep, runs(asIs)),
 			want: lines(F["/bin/sleep"]), fixed: inSandbox(noSleep, runs(asIs)), fixedOpts: []exectest.DescendantOption{exectest.Hermetic()}},
-		{name: "folder hidden", vacuous: true, need: needBwrap, broken: hidesFolder,
+		{name: "folder hidden", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: hidesFolder,
 			want: func(d *exectest.Descendant) []string { return []string{exectest.FixReach(filepath.Dir(d.Script()))} }, fixed: inSandbox(bwrap.Args(), runs(asIs))},
 		{name: "portable mode, PID namespace", vacuous: true, need: needPortable, broken: inSandbox(unsharedPID, runs(asIs)),
 			want: lines(F["portable PID namespace"]), fixed: inSandbox(sharedPID, runs(asIs))},
@@ -42,17 +43,17 @@ func hidesFolder(b build, d *exectest.Descendant, rp *reaper) func(context.Conte
 // one changes nothing for it.
 func needProcSight(t *testing.T) {
 	needSight(t, "/proc's absence: it reads none")
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 }
 
 func needPIDNamespace(t *testing.T) {
 	needSight(t, "processes in another PID namespace")
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 }
 
 func needPortable(t *testing.T) {
 	if !portable {
 		t.Skip("the Linux mode follows a PID namespace of the sandbox's own: this fix line is the portable mode's")
 	}
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // ownGroupDefaultCancel puts the command in a group of its own but keeps
@@ -587,7 +588,7 @@ func needLeakSight(t *testing.T) {
 func needHolderSight(t *testing.T) { needSight(t, "who holds the command's pipes") }
 
 func needContain(t *testing.T) {
-	if !canContain(t) {
+	if !testenv.CanContain(t) {
 		t.Skip("cancelpolicy.Contain cannot make a cgroup here: the PID namespace row applies the line's other fix")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/recorder"
 )
 
@@ -18,7 +19,7 @@ import (
 // the runner's own: a failure with the runner's fix line for a runner
 // that kills the child only, a pass with that line applied too.
 func TestVacuousFixLinesApplied(t *testing.T) {
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 	self := brokenSleeps(t)["sleep sleeps 150ms"]
 	for _, c := range []struct {
 		name string

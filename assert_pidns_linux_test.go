@@ -11,7 +11,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/envswitch"
-	"github.com/exectest/exectest/internal/unsharetest"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // prefixed runs argv after prefix, through r.
@@ -27,7 +27,7 @@ func prefixed(prefix []string, r runner) runner {
 // runner, and still catch a broken one.
 func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 	needSight(t, "processes in another PID namespace")
-	prefix := unsharetest.PIDNamespace(t)
+	prefix := testenv.NeedUnshare(t)
 	t.Logf("namespace by: %q", prefix)
 	// The report says why the namespace outlived unshare, and names its init.
 	const orphanedInit = "PID namespaces whose init outlived the process that started it, so the kernel killed none of their members (a parent-death signal armed too late or not at all: bwrap arms --die-with-parent only once the command runs, containers/bubblewrap#633):"
@@ -43,15 +43,15 @@ func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 		{"kill child/policy", prefix, policy, "pass", nil},
 		// Without --kill-child the namespace's init outlives unshare and
 		// holds the command's output.
-		{"no kill child/default cancel", unsharetest.WithoutKillChild(prefix), defaultCancel, "fail",
+		{"no kill child/default cancel", testenv.WithoutKillChild(prefix), defaultCancel, "fail",
 			[]string{"run did not return within the bound after cancel", "pipe:[", orphanedInit, "(fixture child, the init of their PID namespace)"}},
 		// The same namespace, its maker killed and not waited for: the
 		// namespace's processes survive the return.
-		{"no kill child/kills and returns", unsharetest.WithoutKillChild(prefix), killAndReturn, "fail",
+		{"no kill child/kills and returns", testenv.WithoutKillChild(prefix), killAndReturn, "fail",
 			[]string{"fixture processes alive after run returned", orphanedInit, "(fixture child, the init of their PID namespace)"}},
 		// The same with an init that is not the fixture's, as bwrap's is:
 		// a shell that runs the command as its child.
-		{"no kill child, init not the fixture's/kills and returns", append(unsharetest.WithoutKillChild(prefix), "/bin/sh", "-c", `"$@"; exit`, "sh"), killAndReturn, "fail",
+		{"no kill child, init not the fixture's/kills and returns", append(testenv.WithoutKillChild(prefix), "/bin/sh", "-c", `"$@"; exit`, "sh"), killAndReturn, "fail",
 			[]string{"fixture processes alive after run returned", orphanedInit, "(the init of their PID namespace): ppid "}},
 	}
 	for _, sh := range shapes {

@@ -9,14 +9,8 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwrap"
+	"github.com/exectest/exectest/internal/testenv"
 )
-
-// needBwrap skips unless bubblewrap runs here, or fails under
-// EXECTEST_STRICT=1: CI installs it so that these cases run.
-func needBwrap(t *testing.T) {
-	t.Helper()
-	bwrap.Need(t)
-}
 
 var (
 	// sharedPID shares the host's PID namespace: the bug shows.
@@ -32,7 +26,7 @@ var (
 )
 
 func TestAssertCancelSandbox(t *testing.T) {
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 	// A /bin/sleep that is there but cannot run: its interpreter is missing.
 	broken := filepath.Join(t.TempDir(), "sleep")
 	if err := os.WriteFile(broken, []byte("#!/nonexistent/interpreter\n"), 0o755); err != nil {
@@ -114,7 +108,7 @@ func both(v string) map[string]string { return map[string]string{"shell": v, "he
 // own, and skip when that one died.
 func TestParallelSandboxesKeepTheirOwnFixtures(t *testing.T) {
 	needSight(t, "processes in another PID namespace")
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 	var mu sync.Mutex
 	claimed := map[int]string{} // by pid in the test's namespace: unique among live processes
 	for _, sh := range shapes {

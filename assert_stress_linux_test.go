@@ -14,7 +14,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/unsharetest"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // stressRuns is the stress tests' size: with EXECTEST_STRESS=long, CI's
@@ -59,7 +59,7 @@ func TestDetectionPower(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			if c.sandbox {
-				needBwrap(t)
+				testenv.NeedBwrap(t)
 			}
 			caught := 0
 			for i := range runs {
@@ -88,7 +88,7 @@ func TestNoFalseAlarms(t *testing.T) {
 	pidNamespace := func(r runner) func(t *testing.T) runner {
 		return func(t *testing.T) runner {
 			needSight(t, "processes in another PID namespace")
-			return prefixed(unsharetest.PIDNamespace(t), r)
+			return prefixed(testenv.NeedUnshare(t), r)
 		}
 	}
 	for name, mk := range map[string]func(t *testing.T) runner{

@@ -10,6 +10,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/internal/bwrap"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // policyOutput is the policy with Cmd.Output, which keeps the command's
@@ -30,7 +31,7 @@ func policyOutput(argv []string) func(context.Context) error {
 // root without it) starts, and its fixture exits before it can report:
 // the message must say so, and why, not that the command never started.
 func TestAssertCancelFixtureCannotReport(t *testing.T) {
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 	t.Setenv("EXECTEST_STRICT", "0")
 	status := "the command ran and exited with status 121 before the fixture child reported: status 121 from the fixture: it found no report FIFO at "
 	cases := []struct {

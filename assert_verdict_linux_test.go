@@ -13,6 +13,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwrap"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // brokenSleeps are roots where /bin/sleep starts but does not sleep out its
@@ -65,7 +66,7 @@ func brokenSleeps(t *testing.T) map[string][]string {
 // hold at the cancel and the descendant's end was looked at, the default
 // Cancel passed here 9 times in 10.
 func TestBrokenSleepIsNeverAPass(t *testing.T) {
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 	t.Run("kernel tells how it ended", func(t *testing.T) { brokenSleepIsNeverAPass(t, stressRuns(t, 5, 100)) })
 	// Before Linux 6.15 the check cannot always ask afterwards: the proof
 	// waits for the descendant to be asleep instead.

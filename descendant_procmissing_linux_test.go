@@ -8,6 +8,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/bwrap"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // Without /proc where the test runs, the toolkit cannot identify anything:
@@ -20,7 +21,7 @@ func TestProcMissing(t *testing.T) {
 		exectest.AssertCancel(t, d, policy(d.Argv()))
 		return
 	}
-	needBwrap(t)
+	testenv.NeedBwrap(t)
 	exe, _ := os.Executable()
 	for strict, want := range map[string]string{"0": "--- SKIP", "1": "--- FAIL"} {
 		argv := append(bwrap.Args(bwrap.NoProc()), exe, "-test.run=^TestProcMissing$", "-test.v")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -109,7 +110,7 @@ func TestTreeShapes(t *testing.T) {
 					if r.name == "term group" && ts.name != "ignores TERM" {
 						t.Skip("the term-only runner is a control for IgnoresTerm")
 					}
-					if r.name == "cancelpolicy run contained" && !canContain(t) {
+					if r.name == "cancelpolicy run contained" && !testenv.CanContain(t) {
 						return
 					}
 					t.Parallel()

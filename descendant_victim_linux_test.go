@@ -19,7 +19,7 @@ import (
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/internal/watchdog"
 )
 
@@ -64,10 +64,7 @@ func victimTestMain() {
 func init() { testMainHook = victimTestMain }
 
 func TestVictim(t *testing.T) {
-	shape := os.Getenv(victimEnv)
-	if shape == "" {
-		t.Skip("a helper: runs only in a test binary that another test of this package starts")
-	}
+	shape := testenv.OnlyAsHelper(t, victimEnv)
 	handler := os.Getenv(victimHandlerEnv)
 	var own chan os.Signal
 	switch handler {
@@ -137,7 +134,7 @@ func TestVictim(t *testing.T) {
 		_, err := os.Stat(folders[0])
 		fmt.Printf("victim: own handler got %d; then the descendant alive %v, the folder there %v\n", n, desc.Alive(), err == nil)
 	case "ignore":
-		ignored := testproc.SigIgnored(t, os.Getpid(), syscall.SIGINT)
+		ignored := testenv.SigIgnored(t, os.Getpid(), syscall.SIGINT)
 		// Discarded when sent, as SIGINT is ignored: nothing is delivered later.
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
 		fmt.Printf("victim: with a fixture in use, SIGINT ignored %v; after one, the descendant alive %v\n", ignored, desc.Alive())
@@ -154,9 +151,7 @@ func TestVictim(t *testing.T) {
 // TestNextRun is the next test binary after a victim was killed: it makes
 // one fixture, and with it removes what dead runs left.
 func TestNextRun(t *testing.T) {
-	if os.Getenv(nextRunEnv) == "" {
-		t.Skip("a helper: runs only in a test binary that another test of this package starts")
-	}
+	testenv.OnlyAsHelper(t, nextRunEnv)
 	exectest.NewDescendant(t)
 }
 
@@ -269,7 +264,7 @@ func (v *victim) killWatchdog(t *testing.T) {
 	if err := v.watchdog.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if !testproc.AwaitDead(v.watchdog, 5*time.Second) {
+	if !testenv.AwaitDead(v.watchdog, 5*time.Second) {
 		t.Fatalf("victim's watchdog %v: alive 5s after SIGKILL", v.watchdog)
 	}
 }
@@ -315,9 +310,9 @@ func (v *victim) remove(t *testing.T) {
 	}
 	if v.watchdog.PID != 0 {
 		// It exits once it has cleaned up after the victim.
-		if !testproc.AwaitDead(v.watchdog, 5*time.Second) {
+		if !testenv.AwaitDead(v.watchdog, 5*time.Second) {
 			v.watchdog.Kill()
-			testproc.AwaitDead(v.watchdog, time.Second)
+			testenv.AwaitDead(v.watchdog, time.Second)
 		}
 		proc.Reap(v.watchdog)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/internal/watchdog"
 	"github.com/exectest/exectest/proctest"
 )
@@ -80,7 +80,7 @@ func killedTestBinaryLeavesNothing(t *testing.T) {
 				if v.watchdog.PID == 0 {
 					t.Errorf("victim's watchdog: got none, want one started with its first fixture")
 				}
-				if d.sig == syscall.SIGINT && testproc.SigIgnored(t, v.cmd.Process.Pid, d.sig) {
+				if d.sig == syscall.SIGINT && testenv.SigIgnored(t, v.cmd.Process.Pid, d.sig) {
 					// Ignored from the start, as a script's background job is:
 					// inherited, and the toolkit leaves it so (see
 					// TestInterruptIgnoredStaysIgnored).
@@ -248,7 +248,7 @@ func TestWatchdogIsNoLeak(t *testing.T) {
 	if err := first.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	testproc.AwaitDead(first, 5*time.Second)
+	testenv.AwaitDead(first, 5*time.Second)
 	// A killed Go process's main thread is a zombie (and its fd folder
 	// empty) before its other threads have exited, and they still share
 	// the descriptors: until the last is gone the pipe has a reader, a

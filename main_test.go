@@ -2,18 +2,17 @@ package exectest_test
 
 import (
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "sleep" {
-		shortSleep() // this binary stands in for /bin/sleep in a sandbox
-	}
+	// As "sleep", this binary stands in for /bin/sleep in a sandbox.
+	testenv.RunHelper(map[string]func([]string){"sleep": func([]string) { shortSleep() }})
 	// Panic on any Cmd that is started and never waited for.
 	os.Setenv("GODEBUG", "execwait=2")
 	if testMainHook != nil {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testbinary"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // runAsNobody runs the tests that run selects in a copy of this test
@@ -45,7 +45,7 @@ func runAsNobody(t *testing.T, run string) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := testbinary.CopyTo(bin); err != nil {
+	if err := testenv.CopyTestBinary(bin); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(tmp, 0o700); err != nil {

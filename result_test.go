@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // A pass says what it proved, in one line (go test -v shows it). Before,
@@ -76,9 +77,7 @@ const helperSkipsEnv = "EXECTEST_HELPER_SKIPS_VACUOUSLY"
 // vacuous (their runner never runs the command), and one on a recorder,
 // which is the toolkit's own and not counted.
 func TestHelperSkipsVacuously(t *testing.T) {
-	if os.Getenv(helperSkipsEnv) == "" {
-		t.Skipf("a helper of TestVacuousSkipsAreCountedAtTheEnd")
-	}
+	testenv.OnlyAsHelper(t, helperSkipsEnv)
 	for _, name := range []string{"a", "b", "c"} {
 		t.Run(name, func(t *testing.T) {
 			d := exectest.NewDescendant(t)

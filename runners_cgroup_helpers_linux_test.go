@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -107,7 +107,7 @@ func (r *cgroupRunner) run(argv []string) func(context.Context) error {
 		if r.killCgroup {
 			grace = time.Second
 		}
-		removeErr := removeCgroup(dir, grace)
+		removeErr := testenv.RemoveCgroup(dir, grace)
 		r.mu.Lock()
 		run.removeErr = removeErr
 		r.mu.Unlock()
@@ -153,29 +153,11 @@ func (r *cgroupRunner) cleanup(t *testing.T) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, run := range r.runs {
-		if err := removeCgroup(run.dir, 5*time.Second); err != nil {
+		if err := testenv.RemoveCgroup(run.dir, 5*time.Second); err != nil {
 			t.Errorf("cgroup runner's leftover: %v", err)
 		}
 	}
 }
-
-// removeCgroup removes the cgroup at dir, waiting up to grace, with a
-// capped backoff, for its members to leave.
-func removeCgroup(dir string, grace time.Duration) error {
-	var err error
-	backoff.Poll(grace, time.Millisecond, 50*time.Millisecond, func() bool {
-		if err = unix.Rmdir(dir); errors.Is(err, unix.ENOENT) {
-			err = nil
-		}
-		return !errors.Is(err, unix.EBUSY)
-	})
-	if err != nil {
-		return fmt.Errorf("rmdir %s: %w (members: %v)", dir, err, must(cgroupMembers(dir)))
-	}
-	return nil
-}
-
-func must[T any](v T, _ error) T { return v }
 
 // cgroupMembers lists the pids in dir's cgroup.procs.
 func cgroupMembers(dir string) ([]int, error) { return (&proc.Cgroup{Path: dir}).PIDs() }
@@ -195,7 +177,7 @@ func runnerCgroupParent(t *testing.T) string {
 	}
 	var errs []error
 	candidates := []string{root}
-	if own, err := ownCgroupDir(root); err == nil && own != root {
+	if own, err := testenv.OwnCgroupDir(); err == nil && own != root {
 		candidates = append(candidates, own)
 	} else if err != nil {
 		errs = append(errs, err)
@@ -233,18 +215,4 @@ func probeCgroup(parent string) error {
 		}
 	}
 	return nil
-}
-
-// ownCgroupDir is the folder of the test process's own cgroup v2.
-func ownCgroupDir(root string) (string, error) {
-	b, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return "", err
-	}
-	for line := range strings.Lines(string(b)) {
-		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "0::"); ok {
-			return filepath.Join(root, filepath.Clean("/"+rel)), nil
-		}
-	}
-	return "", errors.New("no 0:: line in /proc/self/cgroup")
 }

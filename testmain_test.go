@@ -11,7 +11,7 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -149,7 +149,7 @@ func TestVerifyTestMainFailingRunKillsItsProcesses(t *testing.T) {
 			t.Errorf("report of a failing run: got\n%s\nwant it to say %q", report.String(), want)
 		}
 	}
-	if !testproc.AwaitDead(id, time.Second) {
+	if !testenv.AwaitDead(id, time.Second) {
 		t.Errorf("/bin/sleep 303 after a failing run: got alive, want killed by the check")
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/exectest/exectest/cancelpolicy"
 	"github.com/exectest/exectest/internal/envswitch"
+	"github.com/exectest/exectest/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,7 +39,7 @@ var escapedShapes = []struct{ name, script string }{
 // Wait: the check of each shape can fail.
 func TestContainStopsEscapedShapes(t *testing.T) {
 	t.Parallel()
-	if !canContain(t) {
+	if !testenv.CanContain(t) {
 		return
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -97,7 +98,7 @@ func TestContainStopsEscapedShapes(t *testing.T) {
 // what Wait returns.
 func TestContainKillsLeftoversAtWait(t *testing.T) {
 	t.Parallel()
-	if !canContain(t) {
+	if !testenv.CanContain(t) {
 		return
 	}
 	cmd, pidFile := shell(context.Background(), t, `setsid /bin/sleep 20 >/dev/null 2>&1 & echo $! >"$1"; /bin/sleep 0.2`)
@@ -123,7 +124,7 @@ func TestContainKillsLeftoversAtWait(t *testing.T) {
 // after the grace.
 func TestContainGraceful(t *testing.T) {
 	t.Parallel()
-	if !canContain(t) {
+	if !testenv.CanContain(t) {
 		return
 	}
 	const grace = 300 * time.Millisecond
@@ -158,45 +159,6 @@ func TestContainBadInput(t *testing.T) {
 	if cmd.Process != nil || cmd.SysProcAttr.Setpgid {
 		t.Errorf("Start with Contain and UseCgroupFD: got process %v, Setpgid %v, want nothing started or changed", cmd.Process, cmd.SysProcAttr.Setpgid)
 	}
-}
-
-// canContain reports whether this process may make cgroups in its own. If
-// not (an unprivileged user outside a delegated cgroup, as CI runs the
-// suite), it checks that Contain says so and starts nothing, and reports
-// false: that error is then the behaviour under test.
-func canContain(t *testing.T) bool {
-	t.Helper()
-	own := ownCgroupDir(t)
-	if unix.Access(own, unix.W_OK) == nil {
-		return true
-	}
-	cmd := exec.Command("/bin/true")
-	_, err := cancelpolicy.Start(context.Background(), cmd, cancelpolicy.Contain())
-	if err == nil || !strings.Contains(err.Error(), "delegated cgroup") || !strings.Contains(err.Error(), own) {
-		t.Fatalf("Contain in %s, which this user may not write: got %v, want an error naming the cgroup and delegation", own, err)
-	}
-	if cmd.Process != nil {
-		t.Fatalf("Contain without the right to make a cgroup: got pid %d started, want nothing started", cmd.Process.Pid)
-	}
-	t.Logf("no right to make a cgroup in %s: Contain says so (%v)", own, err)
-	return false
-}
-
-// ownCgroupDir is this process's cgroup v2 directory, under the unified
-// mount (as on this test's hosts, which mount it at its root).
-func ownCgroupDir(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if p, ok := strings.CutPrefix(line, "0::"); ok {
-			return filepath.Join(unifiedMount(t), p)
-		}
-	}
-	t.Fatalf("no cgroup v2 line in /proc/self/cgroup:\n%s", b)
-	return ""
 }
 
 func unifiedMount(t *testing.T) string {
@@ -236,7 +198,7 @@ func cgroupOf(t *testing.T, pid int) string {
 // same parent meanwhile, so a count of the parent's would blame them on
 // this test.
 func TestContainLeavesNothing(t *testing.T) {
-	if !canContain(t) {
+	if !testenv.CanContain(t) {
 		return
 	}
 	run := func() string {

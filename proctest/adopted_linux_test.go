@@ -13,7 +13,7 @@ import (
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/proctest"
 )
 
@@ -54,7 +54,7 @@ func TestChecksReapAdoptedZombies(t *testing.T) {
 func TestReportNamesTheTestProcessAndAdopted(t *testing.T) {
 	needSubreaper(t)
 	base := proctest.IgnoreCurrent()
-	started := leak(t, "38")
+	started := testenv.StartSleep(t, "38")
 	adopted := orphan(t, "39")
 	var seen []proctest.Process
 	record := proctest.IgnoreProcess(func(p proctest.Process) bool { seen = append(seen, p); return false })
@@ -125,7 +125,7 @@ func orphan(t *testing.T, secs string) proc.Identity {
 	}
 	t.Cleanup(func() {
 		id.Kill()
-		testproc.AwaitDead(id, 5*time.Second)
+		testenv.AwaitDead(id, 5*time.Second)
 		proc.Reap(id)
 	})
 	return id

@@ -11,26 +11,15 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/proctest"
 )
-
-// leak starts a process that nobody stops: the helper that always leaks.
-// The real test kills it at the end.
-func leak(t *testing.T, args ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command("/bin/sleep", args...)
-	if err := cmd.Start(); err != nil {
-		t.Skipf("start /bin/sleep: %v", err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd
-}
 
 // These tests see every process below the test binary: not parallel.
 
 func TestVerifyNoneFailsOnALeak(t *testing.T) {
 	base := proctest.IgnoreCurrent()
-	cmd := leak(t, "31")
+	cmd := testenv.StartSleep(t, "31")
 	var rt recordingT
 	proctest.VerifyNone(&rt, base, proctest.MaxWait(50*time.Millisecond))
 	want := fmt.Sprintf("pid %d", cmd.Process.Pid)
@@ -45,7 +34,7 @@ func TestVerifyNoneFailsOnALeak(t *testing.T) {
 
 func TestVerifyNonePassesWhenClean(t *testing.T) {
 	base := proctest.IgnoreCurrent()
-	cmd := leak(t, "32")
+	cmd := testenv.StartSleep(t, "32")
 	cmd.Process.Kill()
 	cmd.Wait()
 	zombie := exec.Command("/bin/true") // exited, never waited: dead all the same
@@ -61,9 +50,9 @@ func TestVerifyNonePassesWhenClean(t *testing.T) {
 }
 
 func TestIgnoreCurrentAndIgnoreProcess(t *testing.T) {
-	before := leak(t, "33")
+	before := testenv.StartSleep(t, "33")
 	base := proctest.IgnoreCurrent()
-	leak(t, "34")
+	testenv.StartSleep(t, "34")
 	var rt recordingT
 	proctest.VerifyNone(&rt, base, proctest.IgnoreProcess(func(p proctest.Process) bool {
 		return p.Cmdline == "/bin/sleep 34"
@@ -117,7 +106,7 @@ func TestVerifyNoneLeavesFixturesToTheirCheck(t *testing.T) {
 	base := proctest.IgnoreCurrent()
 	tr := proc.NewTracker(fmt.Sprintf("verify-%d", os.Getpid()))
 	defer tr.Close()
-	cmd := leak(t, "36")
+	cmd := testenv.StartSleep(t, "36")
 	id, _ := proc.Identify(cmd.Process.Pid)
 	tr.Adopt(id)
 	var rt recordingT

@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 type procStat struct {
@@ -109,14 +110,11 @@ func TestBurners(t *testing.T) {
 	}
 }
 
-const helperParentArg = "-flakehunt.helperparent"
-
-// maybeHelperParent makes the test binary a flakehunt stand-in that
+// helperParentRole makes the test binary a flakehunt stand-in that
 // starts two burners, prints their pids and waits to be killed.
-func maybeHelperParent() {
-	if len(os.Args) < 2 || os.Args[1] != helperParentArg {
-		return
-	}
+const helperParentRole = "flakehunt-parent"
+
+func helperParent([]string) {
 	b, err := startBurners(2)
 	if err != nil {
 		fmt.Println("error:", err)
@@ -136,7 +134,7 @@ func TestBurnersDieWithParent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parent := exec.Command(exe, helperParentArg)
+	parent := testenv.HelperCommand(t, helperParentRole)
 	out, err := parent.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

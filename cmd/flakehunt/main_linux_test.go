@@ -9,12 +9,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
 	// The burners re-execute os.Executable, which in a test is this binary.
 	maybeBurn()
-	maybeHelperParent()
+	testenv.RunHelper(map[string]func([]string){helperParentRole: helperParent})
 	os.Exit(m.Run())
 }
 

@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // A descendant that reported and sleeps in /bin/sleep is proof, even when
 // a look at it failed for another reason than its end (a read that gopsutil
 // or /proc got wrong once); one that is gone is not.
 func TestAwaitExecLooksAgainAfterAFailedRead(t *testing.T) {
-	id := testproc.Sleep(t)
+	id := testenv.SleepingProcess(t)
 	for _, c := range []struct {
 		name    string
 		readErr error

@@ -4,23 +4,19 @@ package monitor
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // The portable mode takes a report's pid at its word only where the
 // process stands where a fixture's would: a fixture child below the test
 // process, a descendant no older than the first fixture child.
 func TestPortableIdentifyRefusesStrangers(t *testing.T) {
-	cmd := exec.Command("/bin/sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	cmd := testenv.StartSleep(t, "30")
 	child, err := proc.ReadStat(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)

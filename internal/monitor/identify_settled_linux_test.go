@@ -9,7 +9,7 @@ import (
 
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // A report is resolved to its sender even when a read of the sender failed
@@ -18,8 +18,8 @@ import (
 // failed read made it so, and a live descendant "exited right after its
 // report".
 func TestIdentifyLooksAgainAfterAFailedRead(t *testing.T) {
-	fifo := testproc.FixtureFolder(t, t.TempDir(), "exectest-tok")
-	holder := testproc.HoldFIFO(t, fifo)
+	fifo := testenv.FixtureFolder(t, t.TempDir(), "exectest-tok")
+	holder := testenv.HoldFIFO(t, fifo)
 	// The Linux mode's fixture reports marker.Here and its pid; the
 	// portable mode's its pid alone, which must be below the test.
 	e := marker.Event{Kind: marker.Alive, PID: holder.PID, Stat: marker.Here}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testbinary"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // probeEnv makes the test binary a probe that tracks one process as the
@@ -25,7 +25,7 @@ const probeEnv = "EXECTEST_PROBE_TRACKER"
 // Setting this up needs root; as nobody, the suite's other tests cover the
 // fallback.
 func TestTrackerUsesADelegatedCgroup(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	if os.Getenv(probeEnv) == "1" {
 		probeTracker(t)
 		return
@@ -60,7 +60,7 @@ func TestTrackerUsesADelegatedCgroup(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	bin := filepath.Join(dir, "proc.test")
-	if err := testbinary.CopyTo(bin); err != nil {
+	if err := testenv.CopyTestBinary(bin); err != nil {
 		t.Fatal(err)
 	}
 	os.Chmod(dir, 0o755)

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // A process that the code under test started in a cgroup of its own (as
@@ -24,7 +24,7 @@ import (
 // is removed at once; with a process adopted into it first, it stays for
 // that one, and the mechanism names both.
 func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	if os.Geteuid() != 0 {
 		t.Skip("making a cgroup for the command, as a runner does, needs root here: the rest of this run covers the unprivileged user")
 	}
@@ -38,7 +38,11 @@ func TestTrackerLeavesAProcessInACgroupTheCodeChose(t *testing.T) {
 			if err != nil {
 				t.Skipf("cannot make a cgroup for the command, even as root: %v", err)
 			}
-			defer removeCgroup(t, runner)
+			defer func() {
+				if err := testenv.RemoveCgroup(runner, 2*time.Second); err != nil {
+					t.Errorf("remove the runner's cgroup: %v", err)
+				}
+			}()
 			fd, err := syscall.Open(runner, syscall.O_DIRECTORY|syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -130,17 +134,4 @@ func cgroupProcs(t *testing.T, dir string) []int {
 		}
 	}
 	return pids
-}
-
-// removeCgroup removes dir once its killed members have left.
-func removeCgroup(t *testing.T, dir string) {
-	t.Helper()
-	var err error
-	removed := backoff.Poll(2*time.Second, time.Millisecond, time.Second, func() bool {
-		err = os.Remove(dir)
-		return err == nil || errors.Is(err, os.ErrNotExist)
-	})
-	if !removed {
-		t.Errorf("remove the runner's cgroup: %v", err)
-	}
 }

@@ -7,24 +7,24 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // The package's own tests leave nothing running: checked as users would.
-// The test binary is also the helper some tests start (see holdEnv).
+// The test binary is also the helper some tests start (see holdRole).
 func TestMain(m *testing.M) {
-	if path := os.Getenv(holdEnv); path != "" {
-		holdCloseOnExec(path)
-		return
-	}
+	testenv.RunHelper(map[string]func([]string){holdRole: holdCloseOnExec})
 	exectest.VerifyTestMain(m)
 }
 
-// holdEnv makes the test binary a helper that holds a file open through a
-// close-on-exec descriptor, as a child the test process is still starting
-// holds copies of the test process's own, until it is killed.
-const holdEnv = "EXECTEST_HELPER_HOLD_CLOEXEC"
+// holdRole makes the test binary a helper that holds a file, its one
+// argument, open through a close-on-exec descriptor, as a child the test
+// process is still starting holds copies of the test process's own, until
+// it is killed.
+const holdRole = "hold-close-on-exec"
 
-func holdCloseOnExec(path string) {
+func holdCloseOnExec(args []string) {
+	path := args[0]
 	if _, err := os.Open(path); err != nil { // Go opens with O_CLOEXEC
 		fmt.Println(err)
 		os.Exit(1)

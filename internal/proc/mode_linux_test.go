@@ -8,25 +8,15 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
-
-// linuxMode skips a test of the Linux mode (/proc, pidfds, cgroups, the
-// subreaper) in the portable mode, which portable_test.go tests.
-func linuxMode(t *testing.T) {
-	t.Helper()
-	if proc.Portable() {
-		t.Skipf("a test of the Linux mode: %s=1 forces the portable mode", proc.PortableEnv)
-	}
-}
 
 // reportModeEnv makes TestReportMode print the mode this test binary
 // chose, for TestPortableSwitchValues, which starts it with a value.
 const reportModeEnv = "EXECTEST_HELPER_REPORT_MODE"
 
 func TestReportMode(t *testing.T) {
-	if os.Getenv(reportModeEnv) == "" {
-		t.Skipf("a helper of TestPortableSwitchValues")
-	}
+	testenv.OnlyAsHelper(t, reportModeEnv)
 	fmt.Printf("mode: %s\n", proc.Mode())
 }
 

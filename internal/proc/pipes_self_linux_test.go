@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -16,7 +17,7 @@ import (
 // FIFO: the answer must be /proc's, and a named FIFO whose inode number
 // is a pipe's must not pass for that pipe.
 func TestOwnDescriptorsAsProcSeesThem(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Run("by the pipes' device", ownDescriptorsAsProcSeesThem)
 	t.Run("by the links", func(t *testing.T) {
 		proc.WithoutPipefs(t)
@@ -71,7 +72,7 @@ func ownDescriptorsAsProcSeesThem(t *testing.T) {
 
 // A target that is not a pipe is no FIFO's: it needs every link read.
 func TestOwnDescriptorsOnAFile(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	f, err := os.Create(filepath.Join(t.TempDir(), "file"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,35 +15,16 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
 )
 
-// portableMode skips a test of the portable mode in the Linux mode: run
-// them with EXECTEST_PORTABLE=1 (off Linux they always run).
-func portableMode(t *testing.T) {
-	t.Helper()
-	if !proc.Portable() {
-		t.Skipf("a test of the portable mode: run it with %s=1", proc.PortableEnv)
-	}
-}
-
-// sleeper starts /bin/sleep 30, reaped at the test's end.
-func sleeper(t *testing.T) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command("/bin/sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd
-}
-
 // The portable identity is the pid and gopsutil's creation time, and its
 // stat has the facts a message needs.
 func TestPortableIdentity(t *testing.T) {
-	portableMode(t)
-	cmd := sleeper(t)
+	testenv.PortableMode(t)
+	cmd := testenv.StartSleep(t, "30")
 	pid := cmd.Process.Pid
 	id, err := proc.Identify(pid)
 	if err != nil {
@@ -78,8 +59,8 @@ func TestPortableIdentity(t *testing.T) {
 // A kill re-checks the identity right before it signals: a recycled pid
 // (here: the same pid, another start time) is never signalled.
 func TestPortableKillSparesARecycledPID(t *testing.T) {
-	portableMode(t)
-	cmd := sleeper(t)
+	testenv.PortableMode(t)
+	cmd := testenv.StartSleep(t, "30")
 	id, err := proc.Identify(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
@@ -107,8 +88,8 @@ func TestPortableKillSparesARecycledPID(t *testing.T) {
 
 // A zombie counts as dead.
 func TestPortableZombieCountsAsDead(t *testing.T) {
-	portableMode(t)
-	cmd := sleeper(t)
+	testenv.PortableMode(t)
+	cmd := testenv.StartSleep(t, "30")
 	id, _ := proc.Identify(cmd.Process.Pid)
 	unix.Kill(id.PID, unix.SIGKILL) // not reaped: a zombie until the cleanup
 	if !backoff.Poll(2*time.Second, time.Millisecond, 50*time.Millisecond, func() bool { return !id.Alive() }) {
@@ -118,7 +99,7 @@ func TestPortableZombieCountsAsDead(t *testing.T) {
 
 // The tree comes from gopsutil's parent links.
 func TestPortableTree(t *testing.T) {
-	portableMode(t)
+	testenv.PortableMode(t)
 	cmd := exec.Command("/bin/sh", "-c", "/bin/sleep 30 & wait")
 	//execcheck:ignore the cleanup kills the children found below it first, then this child
 	if err := cmd.Start(); err != nil {
@@ -165,11 +146,11 @@ func TestPortableTree(t *testing.T) {
 // What the portable mode has not, it says so; none of it passes as
 // nothing found.
 func TestPortableCannotSee(t *testing.T) {
-	portableMode(t)
+	testenv.PortableMode(t)
 	if proc.Mode() != "portable" || len(proc.CannotSee()) == 0 {
 		t.Errorf("Mode, CannotSee: got %q, %q, want portable and a list", proc.Mode(), proc.CannotSee())
 	}
-	cmd := sleeper(t)
+	cmd := testenv.StartSleep(t, "30")
 	if fds := proc.FDs(cmd.Process.Pid); fds != nil {
 		t.Errorf("FDs of another process: got %v, want none", fds)
 	}
@@ -187,7 +168,7 @@ func TestPortableCannotSee(t *testing.T) {
 // The test process's own descriptors are read by fstat: a pipe opened
 // since shows, both ends, and goes once closed.
 func TestPortableOwnDescriptors(t *testing.T) {
-	portableMode(t)
+	testenv.PortableMode(t)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -212,17 +193,8 @@ func TestPortableOwnDescriptors(t *testing.T) {
 // startWith starts /bin/sh -c script name, reaped at the test's end.
 func startWith(t *testing.T, script, name string) proc.Identity {
 	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", script, name)
 	//execcheck:ignore a script the test stops itself: the cleanup kills and reaps it
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return testenv.Start(t, exec.Command("/bin/sh", "-c", script, name))
 }
 
 // An orphan of the fixture that never reported, reparented to init, is a
@@ -230,7 +202,7 @@ func startWith(t *testing.T, script, name string) proc.Identity {
 // with the token that started before the fixture child (a wrapper of the
 // code under test) is not.
 func TestPortableTrackerFindsUnreportedOrphansByToken(t *testing.T) {
-	portableMode(t)
+	testenv.PortableMode(t)
 	token := fmt.Sprintf("tok%d", os.Getpid())
 	wrapper := startWith(t, "exec sleep 30", "exectest-"+token+"-wrapper")
 	time.Sleep(20 * time.Millisecond) // creation times tick in ms, or in 10 ms

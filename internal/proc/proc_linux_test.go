@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
 func TestParseStat(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	line := "4242 (a) (b c)) S 1 4240 4200 0 -1 4194560 111 0 0 0 0 0 0 0 20 0 1 0 19439 2654208 386"
 	s, err := proc.ParseStat(line)
 	if err != nil {
@@ -43,7 +44,7 @@ func startSleep(t *testing.T) (*exec.Cmd, proc.Identity) {
 }
 
 func TestKillSparesARecycledPID(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	_, id := startSleep(t)
 	// The same pid with another start time is a stranger that reused it.
@@ -67,7 +68,7 @@ func TestKillSparesARecycledPID(t *testing.T) {
 }
 
 func TestZombieCountsAsDead(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	cmd := exec.Command("/bin/true")
 	if err := cmd.Start(); err != nil {
@@ -94,7 +95,7 @@ func TestZombieCountsAsDead(t *testing.T) {
 }
 
 func TestSignalRefusesOwnAndInit(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	for _, pid := range []int{0, 1, os.Getpid()} {
 		if err := (proc.Identity{PID: pid}).Signal(unix.Signal(0)); err == nil {
@@ -104,7 +105,7 @@ func TestSignalRefusesOwnAndInit(t *testing.T) {
 }
 
 func TestSafeGroup(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	for pgid, want := range map[int]bool{-1: false, 0: false, 1: false, unix.Getpgrp(): false, 1 << 30: true} {
 		if got := proc.SafeGroup(pgid); got != want {
@@ -114,7 +115,7 @@ func TestSafeGroup(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	cmd, id := startSleep(t)
 	p, ok := proc.Describe(id, "sleeper")
@@ -128,7 +129,7 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestPipes(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -150,7 +151,7 @@ func TestPipes(t *testing.T) {
 }
 
 func TestResolveSameNamespace(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	_, id := startSleep(t)
 	got, err := proc.Resolve(id.PID, id.Start)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // What a watchdog kills of a fixture whose test process died: the known
@@ -23,10 +23,10 @@ import (
 // known with another start time (recycled since). Then it removes the
 // folder.
 func TestRemainsKillsTheFixtureOnly(t *testing.T) {
-	linuxMode(t)
-	marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+	testenv.LinuxMode(t)
+	marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 	root, below := startTree(t)
-	holder := testproc.HoldFIFO(t, marker)
+	holder := testenv.HoldFIFO(t, marker)
 	_, stranger := startSleep(t)
 	r := proc.Remains{
 		Owner: os.Getpid(),
@@ -42,7 +42,7 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 		if !slices.Contains(killed, id) {
 			t.Errorf("KillRemains: got %v, want the %s %v among them", killed, what, id)
 		}
-		if !testproc.AwaitDead(id, 5*time.Second) {
+		if !testenv.AwaitDead(id, 5*time.Second) {
 			t.Errorf("the %s %v after KillRemains: alive, want dead", what, id)
 		}
 	}
@@ -62,12 +62,12 @@ func TestRemainsKillsTheFixtureOnly(t *testing.T) {
 // fixture's: the watchdog neither removes it nor kills what holds a FIFO
 // in it.
 func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	dir := t.TempDir()
 	for _, name := range []string{"exectest-" + deadOwnerTag(t) + "-tok-x", "exectest-tok-x", "other"} {
 		t.Run(name, func(t *testing.T) {
-			marker := testproc.FixtureFolder(t, dir, name)
-			holder := testproc.HoldFIFO(t, marker)
+			marker := testenv.FixtureFolder(t, dir, name)
+			holder := testenv.HoldFIFO(t, marker)
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: filepath.Join(dir, name)}
 			if killed := killRemains(&r); len(killed) > 0 {
 				t.Errorf("Kill: got %v killed, want none", killed)
@@ -93,7 +93,7 @@ func TestRemainsRefusesWhatIsNotTheOwners(t *testing.T) {
 // it look for the holders of the fixture's FIFO too, which finds an
 // orphan of that process that never reported.
 func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	for _, outside := range []bool{false, true} {
 		t.Run(fmt.Sprintf("known process outside %v", outside), func(t *testing.T) {
 			cg, err := proc.NewCgroup(fmt.Sprintf("remains-%d-%v", os.Getpid(), outside))
@@ -101,7 +101,7 @@ func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 				t.Skipf("no cgroup here (the tracker falls back): %v", err)
 			}
 			t.Cleanup(func() { cg.Kill(); cg.Remove() })
-			marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+			marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 			cmd, member := startSleep(t)
 			if err := cg.Add(member.PID); err != nil {
 				t.Fatal(err)
@@ -109,8 +109,8 @@ func TestRemainsKillsAndRemovesTheCgroup(t *testing.T) {
 			r := proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker), Cgroup: cg.Path, Known: []proc.Identity{member}}
 			want := []proc.Identity{member}
 			if outside {
-				elsewhere := testproc.Sleep(t)
-				orphan := testproc.HoldFIFO(t, marker)
+				elsewhere := testenv.SleepingProcess(t)
+				orphan := testenv.HoldFIFO(t, marker)
 				r.Known = append(r.Known, elsewhere)
 				want = append(want, elsewhere, orphan)
 			}
@@ -162,10 +162,10 @@ func startTree(t *testing.T) (root, below proc.Identity) {
 // process leads to; never a process that started before, nor a late one
 // that is neither.
 func TestRemainsLateLookFindsWhatStartedMeanwhile(t *testing.T) {
-	linuxMode(t)
-	marker := testproc.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
+	testenv.LinuxMode(t)
+	marker := testenv.FixtureFolder(t, t.TempDir(), "exectest-"+proc.OwnerTag()+"-tok-x")
 	r := &proc.Remains{Owner: os.Getpid(), Token: "tok", Dir: filepath.Dir(marker)}
-	early := testproc.HoldFIFO(t, marker)
+	early := testenv.HoldFIFO(t, marker)
 	parent, in := forker(t)
 	before := proc.Running()
 	fmt.Fprintln(in, "fork")
@@ -180,8 +180,8 @@ func TestRemainsLateLookFindsWhatStartedMeanwhile(t *testing.T) {
 	if child.PID == 0 {
 		t.Fatal("the forker's child never showed")
 	}
-	holder := testproc.HoldFIFO(t, marker)
-	stranger := testproc.Sleep(t)
+	holder := testenv.HoldFIFO(t, marker)
+	stranger := testenv.SleepingProcess(t)
 
 	late := proc.LateRemains([]*proc.Remains{r}, before, []proc.Identity{parent})
 
@@ -222,7 +222,7 @@ func forker(t *testing.T) (proc.Identity, io.Writer) {
 		for _, pid := range kids {
 			if k, err := proc.Identify(pid); err == nil {
 				k.Kill()
-				testproc.AwaitDead(k, 5*time.Second)
+				testenv.AwaitDead(k, 5*time.Second)
 				proc.Reap(k)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // In the portable mode, which reads no descriptors, a dead test
@@ -20,13 +21,13 @@ import (
 // token that started before it (a wrapper of the code under test) and a
 // stranger are spared.
 func TestPortableRemainsFindByReportsTreesAndToken(t *testing.T) {
-	portableMode(t)
+	testenv.PortableMode(t)
 	token := fmt.Sprintf("tok%d", os.Getpid())
 	wrapper := startWith(t, "exec sleep 30", "exectest-"+token+"-wrapper")
 	time.Sleep(20 * time.Millisecond) // creation times tick in ms, or in 10 ms
 	known := startWith(t, "/bin/sleep 30 & wait", "exectest-"+token)
 	withToken := startWith(t, "while :; do sleep 1; done", "exectest-"+token+"-orphan")
-	stranger, err := proc.Identify(sleeper(t).Process.Pid)
+	stranger, err := proc.Identify(testenv.StartSleep(t, "30").Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/unsharetest"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // sandboxedShell is a shell in a PID namespace of its own that holds file
@@ -93,9 +93,9 @@ func descends(pid, ancestor int) bool {
 // the same pid and start time. Each must resolve to its own process, or
 // (without a file to tell them apart) to none; never to another's.
 func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
-	bwrap.Need(t)
+	testenv.NeedBwrap(t)
 	collisions := 0
 	for round := 0; round < 5 && collisions == 0; round++ {
 		shells := startSandboxedShells(t, 6)
@@ -129,7 +129,7 @@ func TestResolveTellsIdenticalSandboxesApart(t *testing.T) {
 // In the test's own namespace too, a process counts only if it holds the
 // file.
 func TestResolveHoldingSameNamespace(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "held")
 	f, err := os.Create(file)
@@ -161,9 +161,9 @@ func TestResolveHoldingSameNamespace(t *testing.T) {
 // test's namespace. Holding the file, it is found by that pid; without a
 // file to hold, Resolve stays strict and finds none.
 func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Parallel()
-	prefix := unsharetest.PIDNamespace(t)
+	prefix := testenv.NeedUnshare(t)
 	file := filepath.Join(t.TempDir(), "held")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -175,10 +175,7 @@ func TestResolveHoldingPIDNamespaceWithoutProc(t *testing.T) {
 		t.Fatal(err)
 	}
 	//execcheck:ignore the script execs /bin/sleep: nothing below it; the cleanup kills and reaps it
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	testenv.Start(t, cmd)
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatalf("%q: stat line: %v", cmd.Args, err)

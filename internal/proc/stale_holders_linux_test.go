@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // A killed run's fixture processes, without a cgroup, are found by the
@@ -16,22 +16,22 @@ import (
 // removed already; holders of a running owner's FIFO, of a file that is no
 // FIFO, or of a FIFO elsewhere live on.
 func TestRemoveStaleKillsHoldersOfDeadRunsFIFOs(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	dir, elsewhere := t.TempDir(), t.TempDir()
 	dead := deadOwnerTag(t)
 	holders := map[string]proc.Identity{}
-	holders["dead owner's FIFO"] = testproc.HoldFIFO(t, testproc.FixtureFolder(t, dir, "exectest-"+dead+"-tok1-x"))
-	removed := testproc.FixtureFolder(t, dir, "exectest-"+dead+"-tok2-x")
-	holders["dead owner's FIFO, folder removed"] = testproc.HoldFIFO(t, removed)
+	holders["dead owner's FIFO"] = testenv.HoldFIFO(t, testenv.FixtureFolder(t, dir, "exectest-"+dead+"-tok1-x"))
+	removed := testenv.FixtureFolder(t, dir, "exectest-"+dead+"-tok2-x")
+	holders["dead owner's FIFO, folder removed"] = testenv.HoldFIFO(t, removed)
 	if err := os.RemoveAll(filepath.Dir(removed)); err != nil {
 		t.Fatal(err)
 	}
-	holders["running owner's FIFO"] = testproc.HoldFIFO(t, testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x"))
+	holders["running owner's FIFO"] = testenv.HoldFIFO(t, testenv.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x"))
 	plain := filepath.Join(dir, "exectest-"+dead+"-tok4-x", "marker")
 	os.Mkdir(filepath.Dir(plain), 0o755)
 	os.WriteFile(plain, nil, 0o600)
-	holders["dead owner's plain file"] = testproc.HoldFIFO(t, plain)
-	holders["dead owner's FIFO in another folder"] = testproc.HoldFIFO(t, testproc.FixtureFolder(t, elsewhere, "exectest-"+dead+"-tok5-x"))
+	holders["dead owner's plain file"] = testenv.HoldFIFO(t, plain)
+	holders["dead owner's FIFO in another folder"] = testenv.HoldFIFO(t, testenv.FixtureFolder(t, elsewhere, "exectest-"+dead+"-tok5-x"))
 	killed := map[string]bool{
 		"dead owner's FIFO":                   true,
 		"dead owner's FIFO, folder removed":   true,

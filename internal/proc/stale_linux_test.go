@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // deadOwnerTag is the owner tag of a test process of this PID namespace
@@ -36,7 +37,7 @@ func deadOwnerTag(t *testing.T) string {
 // What a killed test run left is removed by a later one; what a running
 // one, another PID namespace, an older version or anyone else made stays.
 func TestRemoveStaleTakesOnlyWhatDeadRunsLeft(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	dir := t.TempDir()
 	dead := deadOwnerTag(t)
 	_, deadPID, _ := strings.Cut(dead, ".")
@@ -69,7 +70,7 @@ func TestRemoveStaleTakesOnlyWhatDeadRunsLeft(t *testing.T) {
 // A cgroup a killed run left is emptied and removed; one of a running test
 // process is not touched.
 func TestRemoveStaleEmptiesDeadRunsCgroups(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	root, err := proc.Cgroup2Mount()
 	if err != nil {
 		t.Skipf("no cgroup v2: %v", err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // The portable mode reads every start against one boot time: in a
@@ -15,7 +16,7 @@ import (
 // seem gone. With the boot time out of gopsutil's sight (HOST_PROC holding
 // the process alone), a read against a boot time read anew changes.
 func TestPortableStartsReadAgainstOneBootTime(t *testing.T) {
-	pid := sleeper(t).Process.Pid
+	pid := testenv.StartSleep(t, "30").Process.Pid
 	before, err := proc.PortableReadStat(pid)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // escaper starts sh, which forks nothing until it reads a line, then
@@ -29,7 +30,7 @@ func escaper(t *testing.T) (*exec.Cmd, io.WriteCloser) {
 }
 
 func TestTrackerFollowsAnEscapee(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	tr := proc.NewTracker(fmt.Sprintf("test-%d", os.Getpid()))
 	if !strings.HasPrefix(tr.Mechanism(), "cgroup v2") {
 		tr.Close()
@@ -86,7 +87,7 @@ func TestTrackerFollowsAnEscapee(t *testing.T) {
 }
 
 func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	// Whatever the mechanism, a reported process and its children are
 	// members, and a process outside them is not.
 	tr := proc.NewTracker(fmt.Sprintf("tree-%d", os.Getpid()))
@@ -97,7 +98,7 @@ func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
 	}
 	id, _ := proc.Identify(cmd.Process.Pid)
 	defer func() { tr.KillAll([]proc.Identity{id}); cmd.Wait() }()
-	bystander := leak(t, "39")
+	bystander := testenv.StartSleep(t, "39")
 	var members []proc.Identity
 	for range 1000 {
 		if members = tr.Members([]proc.Identity{id}); len(members) == 2 {
@@ -121,7 +122,7 @@ func TestTrackerWithoutCgroupFollowsReportedTrees(t *testing.T) {
 // unreaped (a child of the test process may be os/exec's to wait for). A
 // child that holds nothing of the fixture's is never a member.
 func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	if err := proc.EnableSubreaper(); err != nil {
 		t.Skipf("no child subreaper: %v", err)
 	}
@@ -187,26 +188,18 @@ func TestTrackerFindsOrphansByTheFileTheyHold(t *testing.T) {
 // exec (another test's command), not a fixture process: never a member.
 // Under load the suite once saw such a child killed as an orphan.
 func TestTrackerIgnoresCloseOnExecHolders(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	held := t.TempDir() + "/held"
 	if err := os.WriteFile(held, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	helper := exec.Command(exe)
-	helper.Env = append(os.Environ(), holdEnv+"="+held)
+	helper := testenv.HelperCommand(t, holdRole, held)
 	out, err := helper.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	//execcheck:ignore the helper re-executes the test binary and starts nothing; the cleanup kills and reaps it
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { helper.Process.Kill(); helper.Wait() })
+	testenv.Start(t, helper)
 	if err := waitForLine(out, "holding"); err != nil {
 		t.Fatalf("helper: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // killedAtRead makes the n-th read of the namespace link of id's process
@@ -28,7 +29,7 @@ func killedAtRead(t *testing.T, n int, kill func()) {
 // read of its namespace is dying, not alive: the read fails, and a
 // failed read is not "in the test's own namespace, not being killed".
 func TestDyingWhenTheProcessGoesMidLook(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	for _, c := range []struct {
 		name  string
 		read  int // the read that the death comes before
@@ -54,7 +55,7 @@ func TestDyingWhenTheProcessGoesMidLook(t *testing.T) {
 // The same reads of a process that stays alive say it is not dying: the
 // fault injection alone changes nothing.
 func TestNotDyingWhenTheProcessStays(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	//execcheck:ignore /bin/sleep starts nothing; the cleanup kills and reaps it
 	_, id := start(t, "/bin/sleep", "10")
 	killedAtRead(t, 1, func() {})

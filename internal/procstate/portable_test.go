@@ -7,14 +7,13 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // TestPortable: the portable mode has no watch, says why, and counts a
 // process as dying only once it is gone or a zombie.
 func TestPortable(t *testing.T) {
-	if !proc.Portable() {
-		t.Skipf("the portable mode: run with %s=1 (it is the only mode off Linux)", proc.PortableEnv)
-	}
+	testenv.PortableMode(t)
 	//execcheck:ignore /bin/sleep starts nothing; the cleanup kills and reaps it
 	cmd, id := start(t, "/bin/sleep", "30")
 	if w, err := Open(id); err == nil || w != nil {
@@ -35,13 +34,5 @@ func TestPortable(t *testing.T) {
 func start(t *testing.T, argv ...string) (*exec.Cmd, proc.Identity) {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cmd, id
+	return cmd, testenv.Start(t, cmd)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
+	"github.com/exectest/exectest/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -50,7 +51,7 @@ func awaitEnd(t *testing.T, w *Watch) End {
 }
 
 func TestDyingAndEnd(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	//execcheck:ignore /bin/sleep starts nothing; the cleanup kills and reaps it
 	cmd, id := start(t, "/bin/sleep", "10")
 	if Dying(id) {
@@ -79,7 +80,7 @@ func TestDyingAndEnd(t *testing.T) {
 }
 
 func TestEndOnItsOwn(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	//execcheck:ignore sh -c 'read x; exit 3' starts nothing; the cleanup kills and reaps it
 	_, id := start(t, "/bin/sh", "-c", "read x; exit 3")
 	w, err := Open(id)
@@ -97,7 +98,7 @@ func TestEndOnItsOwn(t *testing.T) {
 // A process that another process reaps: only the pidfd's exit information
 // (Linux 6.15) can tell how it ended.
 func TestEndReapedByAnother(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	var u syscall.Utsname
 	syscall.Uname(&u)
 	var major, minor int
@@ -129,14 +130,5 @@ func TestEndReapedByAnother(t *testing.T) {
 	defer w.Close()
 	if e := awaitEnd(t, w); !e.OnItsOwn() || e.Status != 0 {
 		t.Errorf("End of a grandchild that slept and exited: got %v, want exited with status 0", e)
-	}
-}
-
-// linuxMode skips a test of the pidfd watch in the portable mode, which
-// has none (TestPortable covers that mode).
-func linuxMode(t *testing.T) {
-	t.Helper()
-	if proc.Portable() {
-		t.Skipf("the Linux mode's pidfd watch: %s=1 forces the portable mode", proc.PortableEnv)
 	}
 }

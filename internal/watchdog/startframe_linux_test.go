@@ -9,7 +9,7 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 // frameShift is how far the test process's start times are from the
@@ -26,11 +26,11 @@ const frameShift = 1000
 func TestWatchdogMeasuresStartsAsItsOwner(t *testing.T) {
 	owner := proc.Identity{PID: os.Getpid(), Start: created(t, os.Getpid()) + frameShift}
 	wd := startWatchdog(t, owner, proc.PortableEnv+"=1")
-	named, other := testproc.Sleep(t), testproc.Sleep(t)
+	named, other := testenv.SleepingProcess(t), testenv.SleepingProcess(t)
 	fmt.Fprintf(wd.w, "proc tok1 %d %d\n", named.PID, created(t, named.PID)+frameShift)
 	fmt.Fprintf(wd.w, "proc tok1 %d %d\n", other.PID, created(t, other.PID))
 	closed := wd.closeAndAwaitExit(t)
-	if !testproc.AwaitDead(named, goneWithin-time.Since(closed)) {
+	if !testenv.AwaitDead(named, goneWithin-time.Since(closed)) {
 		t.Errorf("pid %d, named by its start as the test process reads it, %v after EOF: alive, want dead", named.PID, goneWithin)
 	}
 	if !other.Alive() {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
-	"github.com/exectest/exectest/internal/testproc"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/internal/watchdog"
 )
 
@@ -32,18 +32,18 @@ const goneWithin = time.Second
 // folders, leaves alone a fixture that ended, and exits, all within a
 // second.
 func TestWatchdogCleansUpAtEOF(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	dir := t.TempDir()
 	wd := startWatchdog(t, self(t))
 	w := wd.w
 
-	marker := testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok1-x")
+	marker := testenv.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok1-x")
 	folder := filepath.Dir(marker)
-	known := testproc.Sleep(t)
-	holder := testproc.HoldFIFO(t, marker)
-	endedMarker := testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok2-x")
+	known := testenv.SleepingProcess(t)
+	holder := testenv.HoldFIFO(t, marker)
+	endedMarker := testenv.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok2-x")
 	ended := filepath.Dir(endedMarker)
-	endedHolder := testproc.HoldFIFO(t, endedMarker)
+	endedHolder := testenv.HoldFIFO(t, endedMarker)
 	fmt.Fprintf(w, "dir tok1 %q\nproc tok1 %d %d\n", folder, known.PID, known.Start)
 	fmt.Fprintf(w, "dir tok2 %q\nproc tok2 %d %d\nend tok2\n", ended, endedHolder.PID, endedHolder.Start)
 
@@ -57,7 +57,7 @@ func TestWatchdogCleansUpAtEOF(t *testing.T) {
 
 	closed := wd.closeAndAwaitExit(t)
 	for _, id := range []proc.Identity{known, holder} {
-		if !testproc.AwaitDead(id, goneWithin-time.Since(closed)) {
+		if !testenv.AwaitDead(id, goneWithin-time.Since(closed)) {
 			t.Errorf("fixture process %v %v after EOF: alive, want dead", id, goneWithin)
 		}
 	}
@@ -79,7 +79,7 @@ func TestWatchdogCleansUpAtEOF(t *testing.T) {
 // descriptor check the test process's end of its pipe, and no process the
 // test process starts inherits that end.
 func TestWatchdogStaysOutOfTheWay(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Cleanup(watchdog.Die)
 	watchdog.Die() // the next starts with this test's inheritable descriptor
 	inheritable(t)
@@ -97,10 +97,10 @@ func TestWatchdogStaysOutOfTheWay(t *testing.T) {
 	}
 	// Ready once it ignores them: it has run its init.
 	backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
-		return testproc.SigIgnored(t, id.PID, syscall.SIGHUP)
+		return testenv.SigIgnored(t, id.PID, syscall.SIGHUP)
 	})
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		if !testproc.SigIgnored(t, id.PID, sig) {
+		if !testenv.SigIgnored(t, id.PID, sig) {
 			t.Errorf("watchdog %v: got %v not ignored, want it ignored", id, sig)
 		}
 	}
@@ -137,7 +137,7 @@ func TestWatchdogStaysOutOfTheWay(t *testing.T) {
 	if slices.ContainsFunc(proc.FDs(os.Getpid()), func(fd proc.FD) bool { return fd.Num == own }) {
 		t.Errorf("FDs of the test process: got fd %d, its end of the watchdog's pipe, want it left out", own)
 	}
-	child := testproc.Sleep(t)
+	child := testenv.SleepingProcess(t)
 	if slices.ContainsFunc(fds(t, child.PID), func(fd fdTarget) bool { return fd.target == pipe }) {
 		t.Errorf("a process the test process started: got a descriptor on the watchdog's pipe %s, want none (close-on-exec)", pipe)
 	}
@@ -147,10 +147,10 @@ func TestWatchdogStaysOutOfTheWay(t *testing.T) {
 // starts another, told of every fixture not cleaned up yet: at the test
 // process's death, the new one cleans those up.
 func TestWatchdogStartsAgainWhenLost(t *testing.T) {
-	linuxMode(t)
+	testenv.LinuxMode(t)
 	t.Cleanup(watchdog.Die)
 	dir := t.TempDir()
-	marker := testproc.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x")
+	marker := testenv.FixtureFolder(t, dir, "exectest-"+proc.OwnerTag()+"-tok3-x")
 	folder := filepath.Dir(marker)
 	f := watchdog.Watch("tok3")
 	f.Dir(folder)
@@ -161,8 +161,8 @@ func TestWatchdogStartsAgainWhenLost(t *testing.T) {
 	if err := first.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	testproc.AwaitDead(first, 5*time.Second)
-	known := testproc.Sleep(t)
+	testenv.AwaitDead(first, 5*time.Second)
+	known := testenv.SleepingProcess(t)
 	f.Process(known)
 	second, ok := watchdog.Running()
 	if !ok || second == first {
@@ -171,22 +171,15 @@ func TestWatchdogStartsAgainWhenLost(t *testing.T) {
 	if _, err := first.Stat(); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the killed watchdog %v: got %v, want it reaped", first, err)
 	}
-	holder := testproc.HoldFIFO(t, marker)
+	holder := testenv.HoldFIFO(t, marker)
 	watchdog.Die()
 	for _, id := range []proc.Identity{known, holder} {
-		if !testproc.AwaitDead(id, goneWithin) {
+		if !testenv.AwaitDead(id, goneWithin) {
 			t.Errorf("fixture process %v after the second watchdog's EOF: alive, want dead", id)
 		}
 	}
 	if _, err := os.Stat(folder); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("fixture folder after the second watchdog's EOF: got %v, want it gone", err)
-	}
-}
-
-func linuxMode(t *testing.T) {
-	t.Helper()
-	if proc.Portable() {
-		t.Skipf("a test of the Linux mode: %s=1 forces the portable mode", proc.PortableEnv)
 	}
 }
 

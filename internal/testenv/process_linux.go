@@ -1,4 +1,4 @@
-package testproc
+package testenv
 
 import (
 	"bufio"
@@ -16,16 +16,15 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// Sleep starts /bin/sleep 30 and returns it; the test skips without
-// /bin/sleep.
-func Sleep(t testing.TB) proc.Identity {
+// SleepingProcess starts /bin/sleep 30 as [Start] does and returns it.
+func SleepingProcess(t testing.TB) proc.Identity {
 	t.Helper()
-	return start(t, exec.Command("/bin/sleep", "30"))
+	return Start(t, exec.Command("/bin/sleep", "30"))
 }
 
 // HoldFIFO starts a process that holds file open as a fixture process
 // holds its FIFO (descriptor 9, kept across exec), and returns it once it
-// does; the test skips without /bin/sh.
+// does. It starts it as [Start] does.
 func HoldFIFO(t testing.TB, file string) proc.Identity {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", `exec 9<>"$1" && echo holding && exec /bin/sleep 30`, "sh", file)
@@ -34,24 +33,9 @@ func HoldFIFO(t testing.TB, file string) proc.Identity {
 		t.Fatal(err)
 	}
 	//execcheck:ignore the script execs /bin/sleep: nothing below it; the cleanup kills and reaps it
-	id := start(t, cmd)
+	id := Start(t, cmd)
 	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "holding\n" {
 		t.Fatalf("holder of %s: got %q, want \"holding\"", file, line)
-	}
-	return id
-}
-
-// start starts cmd, identifies it, and kills and reaps it at the test's
-// end.
-func start(t testing.TB, cmd *exec.Cmd) proc.Identity {
-	t.Helper()
-	if err := cmd.Start(); err != nil {
-		t.Skipf("start %s: %v", cmd.Path, err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	id, err := proc.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return id
 }

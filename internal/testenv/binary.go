@@ -1,16 +1,14 @@
-// Package testbinary copies the running test binary, for exectest's own
-// tests that run it again as another user: the go build cache is not
-// theirs to read.
-package testbinary
+package testenv
 
 import (
 	"io"
 	"os"
 )
 
-// CopyTo copies the running executable to path, a new file executable by
-// all.
-func CopyTo(path string) error {
+// CopyTestBinary copies the running test binary to path, a new file
+// executable by all, for tests that run it again as another user: the go
+// build cache is not theirs to read.
+func CopyTestBinary(path string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err

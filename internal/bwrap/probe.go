@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
-	"testing"
-
-	"github.com/exectest/exectest/internal/envswitch"
 )
 
 // Probe runs /bin/true in the sandbox [Args] makes without options: nil,
@@ -29,13 +26,4 @@ func Probe() error {
 		why = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 	}
 	return fmt.Errorf("bwrap cannot make a sandbox here (no user namespaces?): %s: %w", why, err)
-}
-
-// Need skips tb unless bubblewrap makes a sandbox here, or fails it under
-// EXECTEST_STRICT=1: CI installs bubblewrap so that these tests run.
-func Need(tb testing.TB) {
-	tb.Helper()
-	if err := Probe(); err != nil {
-		envswitch.Unmet(tb, "bubblewrap: got %v, want a sandbox", err)
-	}
 }
