@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/testenv"
 )
 
@@ -18,17 +17,17 @@ func sandboxFixRows() []fixRow {
 	F := exectest.FixLines
 	return []fixRow{
 		{name: "escaped, group killed: PID namespace", opts: []exectest.DescendantOption{exectest.Escaping()}, need: needPIDNamespace, broken: killsGroup,
-			want: lines(S(F["contain"])), fixed: inSandbox(bwrap.Args(bwrap.UnsharePID()), killsGroup)},
-		{name: "no /proc", vacuous: true, need: needProcSight, broken: inSandbox(bwrap.Args(bwrap.NoProc()), runs(asIs)),
-			want: lines(F["mount /proc"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
-		{name: "no /dev", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: inSandbox(bwrap.Args(bwrap.NoDev()), runs(asIs)),
-			want: lines(F["/dev"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
+			want: lines(S(F["contain"])), fixed: inSandbox(testenv.BwrapArgs(testenv.BwrapUnsharePID()), killsGroup)},
+		{name: "no /proc", vacuous: true, need: needProcSight, broken: inSandbox(testenv.BwrapArgs(testenv.BwrapNoProc()), runs(asIs)),
+			want: lines(F["mount /proc"]), fixed: inSandbox(testenv.BwrapArgs(), runs(asIs))},
+		{name: "no /dev", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: inSandbox(testenv.BwrapArgs(testenv.BwrapNoDev()), runs(asIs)),
+			want: lines(F["/dev"]), fixed: inSandbox(testenv.BwrapArgs(), runs(asIs))},
 		{name: "no /bin/sleep: bind it", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: inSandbox(noSleep, runs(asIs)),
-			want: lines(F["/bin/sleep"]), fixed: inSandbox(bwrap.Args(), runs(asIs))},
+			want: lines(F["/bin/sleep"]), fixed: inSandbox(testenv.BwrapArgs(), runs(asIs))},
 		{name: "no /bin/sleep: hermetic", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: inSandbox(noSleep, runs(asIs)),
 			want: lines(F["/bin/sleep"]), fixed: inSandbox(noSleep, runs(asIs)), fixedOpts: []exectest.DescendantOption{exectest.Hermetic()}},
 		{name: "folder hidden", vacuous: true, need: func(t *testing.T) { testenv.NeedBwrap(t) }, broken: hidesFolder,
-			want: func(d *exectest.Descendant) []string { return []string{exectest.FixReach(filepath.Dir(d.Script()))} }, fixed: inSandbox(bwrap.Args(), runs(asIs))},
+			want: func(d *exectest.Descendant) []string { return []string{exectest.FixReach(filepath.Dir(d.Script()))} }, fixed: inSandbox(testenv.BwrapArgs(), runs(asIs))},
 		{name: "portable mode, PID namespace", vacuous: true, need: needPortable, broken: inSandbox(unsharedPID, runs(asIs)),
 			want: lines(F["portable PID namespace"]), fixed: inSandbox(sharedPID, runs(asIs))},
 	}
@@ -36,7 +35,7 @@ func sandboxFixRows() []fixRow {
 
 // hidesFolder runs the command where the fixture's folder is hidden.
 func hidesFolder(b build, d *exectest.Descendant, rp *reaper) func(context.Context) error {
-	return inSandbox(bwrap.Args(bwrap.Hide(filepath.Dir(d.Script()))), runs(asIs))(b, d, rp)
+	return inSandbox(testenv.BwrapArgs(testenv.BwrapHide(filepath.Dir(d.Script()))), runs(asIs))(b, d, rp)
 }
 
 // needProcSight: the portable mode reads no /proc, so a sandbox without

@@ -8,21 +8,20 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/testenv"
 )
 
 var (
 	// sharedPID shares the host's PID namespace: the bug shows.
-	sharedPID = bwrap.Args()
+	sharedPID = testenv.BwrapArgs()
 	// unsharedPID kills the sandbox's whole PID namespace with bwrap: the bug hides.
-	unsharedPID = bwrap.Args(bwrap.UnsharePID())
+	unsharedPID = testenv.BwrapArgs(testenv.BwrapUnsharePID())
 	// noSleep is a root where /bin/sh runs but /bin/sleep does not exist.
-	noSleep = bwrap.Args(bwrap.Hide("/usr/bin"), bwrap.Hide("/bin"), bwrap.Bind("/usr/bin/dash", "/bin/sh"))
+	noSleep = testenv.BwrapArgs(testenv.BwrapHide("/usr/bin"), testenv.BwrapHide("/bin"), testenv.BwrapBind("/usr/bin/dash", "/bin/sh"))
 	// noDev is a root with an empty /dev.
-	noDev = bwrap.Args(bwrap.NoDev())
+	noDev = testenv.BwrapArgs(testenv.BwrapNoDev())
 	// noProc is a root without /proc.
-	noProc = bwrap.Args(bwrap.NoProc())
+	noProc = testenv.BwrapArgs(testenv.BwrapNoProc())
 )
 
 func TestAssertCancelSandbox(t *testing.T) {
@@ -46,7 +45,7 @@ func TestAssertCancelSandbox(t *testing.T) {
 		{"no /bin/sleep/policy", noSleep, policy, map[string]string{"shell": "skip", "hermetic": "pass"}, "/bin/sleep cannot run here"},
 		{"no /dev/policy", noDev, policy, both("skip"), "/dev/null"},
 		{"no /proc/policy", noProc, policy, both("skip"), "mount /proc where the command runs"},
-		{"broken /bin/sleep/policy", bwrap.Args(bwrap.Bind(broken, "/usr/bin/sleep")), policy,
+		{"broken /bin/sleep/policy", testenv.BwrapArgs(testenv.BwrapBind(broken, "/usr/bin/sleep")), policy,
 			map[string]string{"shell": "skip", "hermetic": "pass"}, "instead of becoming /bin/sleep"},
 	}
 	for _, sh := range shapes {

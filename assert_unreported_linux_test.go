@@ -9,7 +9,6 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
-	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/testenv"
 )
 
@@ -48,7 +47,7 @@ func TestAssertCancelFixtureCannotReport(t *testing.T) {
 				f := runFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb, sh.opts...)
 					hidden := filepath.Dir(d.Script()) // the fixture's folder
-					exectest.AssertCancel(tb, d, prefixed(bwrap.Args(bwrap.Hide(hidden)), c.run)(d.Argv()))
+					exectest.AssertCancel(tb, d, prefixed(testenv.BwrapArgs(testenv.BwrapHide(hidden)), c.run)(d.Argv()))
 				})
 				f.wantVerdict(t, "skip", append(c.text, "fix: let the command reach the fixture's folder")...)
 				if rep := f.report(); strings.Contains(rep, "run did not start the command") {

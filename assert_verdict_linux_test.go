@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/testenv"
 )
 
@@ -44,7 +43,7 @@ func brokenSleeps(t *testing.T) map[string][]string {
 		t.Fatal(err)
 	}
 	root := func(sleep string) []string {
-		return bwrap.Args(bwrap.Hide("/opt"), bwrap.Bind("/usr/bin/sleep", "/opt/sleep"), bwrap.Bind(sleep, "/usr/bin/sleep"))
+		return testenv.BwrapArgs(testenv.BwrapHide("/opt"), testenv.BwrapBind("/usr/bin/sleep", "/opt/sleep"), testenv.BwrapBind(sleep, "/usr/bin/sleep"))
 	}
 	self, err := os.Executable()
 	if err != nil {

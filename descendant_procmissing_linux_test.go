@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
-	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/testenv"
 )
 
@@ -24,7 +23,7 @@ func TestProcMissing(t *testing.T) {
 	testenv.NeedBwrap(t)
 	exe, _ := os.Executable()
 	for strict, want := range map[string]string{"0": "--- SKIP", "1": "--- FAIL"} {
-		argv := append(bwrap.Args(bwrap.NoProc()), exe, "-test.run=^TestProcMissing$", "-test.v")
+		argv := append(testenv.BwrapArgs(testenv.BwrapNoProc()), exe, "-test.run=^TestProcMissing$", "-test.v")
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = append(os.Environ(), "EXECTEST_INNER_PROC_MISSING=1", "EXECTEST_STRICT"+"="+strict)
 		out, _ := cmd.CombinedOutput()

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/exectest/exectest/internal/bwrap"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/testenv"
 )
@@ -36,7 +35,7 @@ func startSandboxedShells(t *testing.T, n int) []*sandboxedShell {
 			t.Fatal(err)
 		}
 		script := `exec 9<"$0"; read -r st </proc/self/stat; echo "$st"; exec /bin/sleep 20`
-		argv := append(bwrap.Args(bwrap.UnsharePID()), "/bin/sh", "-c", script, s.file)
+		argv := append(testenv.BwrapArgs(testenv.BwrapUnsharePID()), "/bin/sh", "-c", script, s.file)
 		s.cmd = exec.Command(argv[0], argv[1:]...)
 		out, err := s.cmd.StdoutPipe()
 		if err != nil {
