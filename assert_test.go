@@ -11,41 +11,26 @@ import (
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/cancelpolicy"
+	"github.com/exectest/exectest/internal/systemtest"
 )
-
-// shapes are the two fixture shapes; every verdict must hold for both.
-var shapes = []struct {
-	name string
-	opts []exectest.DescendantOption
-	// sleepText is what a message shows of the descendant's command line.
-	sleepText string
-}{
-	{"shell", nil, "/bin/sleep 20"},
-	{"hermetic", []exectest.DescendantOption{exectest.Hermetic()}, "-exectest.fixture=descendant"},
-}
-
-// hungCost bounds what a hung check may cost: the bound, the kill and the
-// messages, far below the descendant's 20 s lifetime. Generous on purpose:
-// the machines are shared.
-const hungCost = time.Second + 5*time.Second
 
 func TestAssertCancelVerdicts(t *testing.T) {
 	cases := []struct {
 		name     string
-		run      runner
+		run      systemtest.Runner
 		script   bool // run d.Script() instead of d.Argv()
 		verdict  string
 		wantText []string
 	}{
-		{"default cancel", defaultCancel, false, "fail", []string{"run did not return within the bound after cancel", "want return within 1s", "(descendant)", "holds the write end of the command's stdout+stderr pipe:["}},
-		{"kill only", killOnly, false, "fail", []string{"run did not return within the bound after cancel", "(descendant)", "pipe:["}},
-		{"wait delay only", waitDelayOnly, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
-		{"fixed", fixed, false, "pass", nil},
-		{"policy", policy, false, "pass", nil},
-		{"script with policy", policy, true, "pass", nil},
-		{"script with default cancel", defaultCancel, true, "fail", []string{"run did not return within the bound after cancel", "pipe:["}},
-		{"separate stdout and stderr", separateOutputs, false, "fail", []string{"holds the write end of the command's stdout pipe:[", " and stderr pipe:["}},
-		{"file stdout with default cancel", fileStdout, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
+		{"default cancel", systemtest.DefaultCancel, false, "fail", []string{"run did not return within the bound after cancel", "want return within 1s", "(descendant)", "holds the write end of the command's stdout+stderr pipe:["}},
+		{"kill only", systemtest.KillOnly, false, "fail", []string{"run did not return within the bound after cancel", "(descendant)", "pipe:["}},
+		{"wait delay only", systemtest.WaitDelayOnly, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
+		{"fixed", systemtest.Fixed, false, "pass", nil},
+		{"policy", systemtest.Policy, false, "pass", nil},
+		{"script with policy", systemtest.Policy, true, "pass", nil},
+		{"script with default cancel", systemtest.DefaultCancel, true, "fail", []string{"run did not return within the bound after cancel", "pipe:["}},
+		{"separate stdout and stderr", systemtest.SeparateOutputs, false, "fail", []string{"holds the write end of the command's stdout pipe:[", " and stderr pipe:["}},
+		{"file stdout with default cancel", systemtest.FileStdout, false, "fail", []string{"fixture processes alive after run returned: got 1, want 0", "(descendant)"}},
 		{"file stdout with policy", func(argv []string) func(context.Context) error {
 			return func(ctx context.Context) error {
 				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -57,32 +42,32 @@ func TestAssertCancelVerdicts(t *testing.T) {
 			}
 		}, false, "pass", nil},
 	}
-	for _, sh := range shapes {
+	for _, sh := range systemtest.Shapes {
 		for _, c := range cases {
-			t.Run(sh.name+"/"+c.name, func(t *testing.T) {
+			t.Run(sh.Name+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
 				start := time.Now()
 				var res exectest.Result
-				f := runFake(t, func(tb testing.TB) {
-					d := exectest.NewDescendant(tb, sh.opts...)
+				f := systemtest.RunFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, sh.Opts...)
 					argv := d.Argv()
 					if c.script {
 						argv = []string{d.Script()}
 					}
 					res = exectest.AssertCancel(tb, d, c.run(argv))
 				})
-				want := reachable(c.wantText)
+				want := systemtest.Reachable(c.wantText)
 				if c.verdict == "fail" {
-					want = append(want, sh.sleepText)
+					want = append(want, sh.SleepText)
 				}
-				f.wantVerdict(t, c.verdict, want...)
-				if cost := time.Since(start); cost > hungCost {
-					t.Errorf("check cost: got %v, want at most %v (the bound, not the descendant's lifetime)", cost, hungCost)
+				f.WantVerdict(t, c.verdict, want...)
+				if cost := time.Since(start); cost > systemtest.HungCost {
+					t.Errorf("check cost: got %v, want at most %v (the bound, not the descendant's lifetime)", cost, systemtest.HungCost)
 				}
 				if res.Failed != (c.verdict == "fail") {
 					t.Errorf("Result.Failed: got %v, want %v: the verdict the check reported, %s", res.Failed, !res.Failed, c.verdict)
 				}
-				if portable != strings.HasPrefix(res.Tracker, "portable mode: ") {
+				if systemtest.Portable != strings.HasPrefix(res.Tracker, "portable mode: ") {
 					t.Errorf("Result.Tracker: got %q, want the portable mode named there, and only there", res.Tracker)
 				}
 				// Under -v, how the fixture was tracked here (CI looks).
@@ -96,16 +81,16 @@ func TestAssertCancelVerdicts(t *testing.T) {
 }
 
 func TestAssertCancelEscapingDescendant(t *testing.T) {
-	for _, sh := range shapes {
-		for name, r := range map[string]runner{"fixed": fixed, "policy": policy} {
-			t.Run(sh.name+"/"+name, func(t *testing.T) {
+	for _, sh := range systemtest.Shapes {
+		for name, r := range map[string]systemtest.Runner{"fixed": systemtest.Fixed, "policy": systemtest.Policy} {
+			t.Run(sh.Name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				var res exectest.Result
-				f := runFake(t, func(tb testing.TB) {
-					d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Escaping()}, sh.opts...)...)
+				f := systemtest.RunFake(t, func(tb testing.TB) {
+					d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{exectest.Escaping()}, sh.Opts...)...)
 					res = exectest.AssertCancel(tb, d, r(d.Argv()))
 				})
-				f.wantVerdict(t, "fail", "(descendant, escaped into its own session)", sh.sleepText)
+				f.WantVerdict(t, "fail", "(descendant, escaped into its own session)", sh.SleepText)
 				if len(res.Holders)+len(res.Survivors) == 0 {
 					t.Fatalf("result: got no holder and no survivor, want the escaped descendant")
 				}
@@ -122,22 +107,22 @@ func TestAssertCancelEscapingDescendant(t *testing.T) {
 func TestAssertCancelVacuous(t *testing.T) {
 	cases := []struct {
 		name     string
-		run      runner
+		run      systemtest.Runner
 		wantText string
 	}{
-		{"never runs", neverRuns, "no report from the fixture child: run did not start the command"},
-		{"missing binary", missingBinary, "no such file or directory"},
+		{"never runs", systemtest.NeverRuns, "no report from the fixture child: run did not start the command"},
+		{"missing binary", systemtest.MissingBinary, "no such file or directory"},
 	}
 	for _, strict := range []string{"0", "1"} {
 		for _, c := range cases {
 			t.Run(c.name+"/strict="+strict, func(t *testing.T) {
 				t.Setenv("EXECTEST_STRICT", strict)
-				f := runFake(t, func(tb testing.TB) {
+				f := systemtest.RunFake(t, func(tb testing.TB) {
 					d := exectest.NewDescendant(tb)
 					exectest.AssertCancel(tb, d, c.run(d.Argv()))
 				})
 				want := map[string]string{"0": "skip", "1": "fail"}[strict]
-				f.wantVerdict(t, want, "the descendant never proved it runs", c.wantText, "EXECTEST_STRICT",
+				f.WantVerdict(t, want, "the descendant never proved it runs", c.wantText, "EXECTEST_STRICT",
 					"fix: run must start d.Argv() (or d.Script()) under ctx")
 			})
 		}
@@ -146,7 +131,7 @@ func TestAssertCancelVacuous(t *testing.T) {
 
 func TestAssertCancelRunPanics(t *testing.T) {
 	var res exectest.Result
-	f := runFake(t, func(tb testing.TB) {
+	f := systemtest.RunFake(t, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
@@ -162,7 +147,7 @@ func TestAssertCancelRunPanics(t *testing.T) {
 			panic("runner exploded")
 		})
 	})
-	f.wantVerdict(t, "fail", "run panicked: runner exploded", "goroutine")
+	f.WantVerdict(t, "fail", "run panicked: runner exploded", "goroutine")
 	if res.Panic != "runner exploded" {
 		t.Errorf("Result.Panic: got %v, want %q", res.Panic, "runner exploded")
 	}
@@ -173,7 +158,7 @@ func TestAssertCancelRunNeverReturns(t *testing.T) {
 	defer close(release)
 	start := time.Now()
 	var res exectest.Result
-	f := runFake(t, func(tb testing.TB) {
+	f := systemtest.RunFake(t, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb)
 		res = exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
@@ -186,33 +171,33 @@ func TestAssertCancelRunNeverReturns(t *testing.T) {
 			return nil
 		}, exectest.Within(200*time.Millisecond))
 	})
-	f.wantVerdict(t, "fail", "run did not return within the bound", "its goroutine is leaked")
+	f.WantVerdict(t, "fail", "run did not return within the bound", "its goroutine is leaked")
 	if res.Returned {
 		t.Errorf("Result.Returned: got true, want false")
 	}
-	if cost := time.Since(start); cost > 200*time.Millisecond+hungCost {
-		t.Errorf("cost of a run that never returns: got %v, want at most %v", cost, 200*time.Millisecond+hungCost)
+	if cost := time.Since(start); cost > 200*time.Millisecond+systemtest.HungCost {
+		t.Errorf("cost of a run that never returns: got %v, want at most %v", cost, 200*time.Millisecond+systemtest.HungCost)
 	}
 }
 
 func TestAssertCancelEarlyCancel(t *testing.T) {
 	// A correct runner passes wherever the cancel lands in start-up.
-	for _, sh := range shapes {
+	for _, sh := range systemtest.Shapes {
 		for name, opt := range map[string]exectest.Option{
 			"after 0":           exectest.CancelAfter(0),
 			"after random 0-20": exectest.CancelAfterRandom(0, 20*time.Millisecond),
 		} {
-			t.Run(sh.name+"/"+name, func(t *testing.T) {
+			t.Run(sh.Name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				// Each check on its own, not as a series of the test's
 				// (see TestEarlyCancelSeriesAcrossRows): a fresh name.
-				fresh := freshName(t)
+				fresh := systemtest.FreshName(t)
 				for range 5 {
-					f := runFakeAs(t, fresh, func(tb testing.TB) {
-						d := exectest.NewDescendant(tb, sh.opts...)
-						exectest.AssertCancel(tb, d, policy(d.Argv()), opt)
+					f := systemtest.RunFakeAs(t, fresh, func(tb testing.TB) {
+						d := exectest.NewDescendant(tb, sh.Opts...)
+						exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()), opt)
 					})
-					f.wantVerdict(t, "pass")
+					f.WantVerdict(t, "pass")
 				}
 			})
 		}
@@ -222,7 +207,7 @@ func TestAssertCancelEarlyCancel(t *testing.T) {
 func TestAssertCancelRunReturnsEarlyLeavingProcesses(t *testing.T) {
 	// A runner that starts the command and returns at once, never waiting.
 	var cmd *exec.Cmd
-	f := runFake(t, func(tb testing.TB) {
+	f := systemtest.RunFake(t, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb)
 		exectest.AssertCancel(tb, d, func(ctx context.Context) error {
 			cmd = exec.Command(d.Argv()[0], d.Argv()[1:]...)
@@ -230,7 +215,7 @@ func TestAssertCancelRunReturnsEarlyLeavingProcesses(t *testing.T) {
 		})
 	})
 	cmd.Wait() // reap the killed child, as GODEBUG=execwait=2 wants
-	f.wantVerdict(t, "fail", "fixture processes alive after run returned", "run returned before the cancel")
+	f.WantVerdict(t, "fail", "fixture processes alive after run returned", "run returned before the cancel")
 }
 
 func TestBadInput(t *testing.T) {
@@ -258,14 +243,14 @@ func TestBadInput(t *testing.T) {
 		}, "exectest.ProofTimeout: got 0s, want > 0"},
 		{"descendant used twice", func(tb testing.TB) {
 			d := exectest.NewDescendant(tb)
-			exectest.AssertCancel(tb, d, policy(d.Argv()))
-			exectest.AssertCancel(tb, d, policy(d.Argv()))
+			exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()))
+			exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()))
 		}, "was already used by an earlier check: create one per check"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			runFake(t, c.fn).wantVerdict(t, "fail", c.want)
+			systemtest.RunFake(t, c.fn).WantVerdict(t, "fail", c.want)
 		})
 	}
 }
@@ -291,11 +276,11 @@ func TestStrictValues(t *testing.T) {
 	} {
 		t.Run(c.value, func(t *testing.T) {
 			t.Setenv("EXECTEST_STRICT", c.value)
-			f := runFake(t, func(tb testing.TB) {
+			f := systemtest.RunFake(t, func(tb testing.TB) {
 				d := exectest.NewDescendant(tb)
-				exectest.AssertCancel(tb, d, neverRuns(nil)) // vacuous: it never runs the command
+				exectest.AssertCancel(tb, d, systemtest.NeverRuns(nil)) // vacuous: it never runs the command
 			})
-			f.wantVerdict(t, c.verdict, c.text)
+			f.WantVerdict(t, c.verdict, c.text)
 		})
 	}
 }
@@ -307,51 +292,15 @@ func TestBadPortableValue(t *testing.T) {
 		t.Run(value, func(t *testing.T) {
 			t.Setenv("EXECTEST_STRICT", "0")
 			t.Setenv("EXECTEST_PORTABLE", value)
-			f := runFake(t, func(tb testing.TB) {
+			f := systemtest.RunFake(t, func(tb testing.TB) {
 				d := exectest.NewDescendant(tb)
-				exectest.AssertCancel(tb, d, neverRuns(nil))
+				exectest.AssertCancel(tb, d, systemtest.NeverRuns(nil))
 			})
 			if want == "fail" {
-				f.wantVerdict(t, "fail", "exectest: EXECTEST_PORTABLE"+badSwitch)
+				f.WantVerdict(t, "fail", "exectest: EXECTEST_PORTABLE"+badSwitch)
 				return
 			}
-			f.wantVerdict(t, "skip", "vacuous") // the value is accepted: the check runs, and finds nothing to prove
+			f.WantVerdict(t, "skip", "vacuous") // the value is accepted: the check runs, and finds nothing to prove
 		})
 	}
-}
-
-func TestWaitAlive(t *testing.T) {
-	t.Parallel()
-	t.Run("proves", func(t *testing.T) {
-		t.Parallel()
-		d := exectest.NewDescendant(t, exectest.Lifetime(5*time.Second))
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		if err := cancelpolicy.Apply(cmd); err != nil {
-			t.Fatal(err)
-		}
-		//execcheck:ignore tests cancelpolicy.Apply on the waiting fixture, which it stops
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer cmd.Wait()
-		defer cancel()
-		if err := d.WaitAlive(ctx); err != nil {
-			t.Fatalf("WaitAlive: got %v, want nil", err)
-		}
-		if id, ok := d.Process(); !ok || !id.Alive() {
-			t.Errorf("Process after WaitAlive: got %v, %v, want a live process", id, ok)
-		}
-	})
-	t.Run("times out saying what it saw", func(t *testing.T) {
-		t.Parallel()
-		d := exectest.NewDescendant(t)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-		defer cancel()
-		err := d.WaitAlive(ctx)
-		if err == nil || !strings.Contains(err.Error(), "no report from the fixture child") || ctx.Err() == nil {
-			t.Fatalf("WaitAlive with nothing started: got %v, want a deadline error saying no report came from the fixture child", err)
-		}
-	})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/systemtest"
 	"github.com/exectest/exectest/recorder"
 )
 
@@ -36,7 +37,7 @@ func TestScriptRunsWhileOtherGoroutinesFork(t *testing.T) {
 	defer wg.Wait()
 	defer close(stop)
 	for range 100 {
-		f := runFake(t, func(tb testing.TB) {
+		f := systemtest.RunFake(t, func(tb testing.TB) {
 			d := exectest.NewDescendant(tb)
 			cmd := exec.Command(d.Script())
 			//execcheck:ignore the test kills the child only; the fixture's cleanup stops its descendant
@@ -47,7 +48,7 @@ func TestScriptRunsWhileOtherGoroutinesFork(t *testing.T) {
 			cmd.Wait()
 		})
 		if f.Failed() {
-			t.Fatalf("Script() beside forking goroutines:%s", f.report())
+			t.Fatalf("Script() beside forking goroutines:%s", f.Recorded())
 		}
 	}
 }
@@ -56,14 +57,14 @@ func TestScriptRunsWhileOtherGoroutinesFork(t *testing.T) {
 // asked for after the check would name a file that is gone, and says so,
 // with the fix, instead.
 func TestScriptAfterItsCheckFails(t *testing.T) {
-	f := runFake(t, func(tb testing.TB) {
+	f := systemtest.RunFake(t, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb)
-		exectest.AssertCancel(tb, d, policy(d.Argv()))
+		exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()))
 		d.Script()
 		tb.Error("Script after the check returned")
 	})
-	f.wantVerdict(t, recorder.Fail, "exectest: Script: exectest-", "was released by its check", "call Script before AssertCancel")
-	if strings.Contains(f.report(), "Script after the check returned") {
-		t.Errorf("Script after the check: got a return, want the test stopped; recorded:%s", f.report())
+	f.WantVerdict(t, recorder.Fail, "exectest: Script: exectest-", "was released by its check", "call Script before AssertCancel")
+	if strings.Contains(f.Recorded(), "Script after the check returned") {
+		t.Errorf("Script after the check: got a return, want the test stopped; recorded:%s", f.Recorded())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/systemtest"
 )
 
 // No fixture runs on Windows yet: NewDescendant says so, and skips, or
@@ -13,7 +14,7 @@ import (
 func TestNewDescendantOnWindows(t *testing.T) {
 	for strict, want := range map[string]string{"0": "skip", "1": "fail"} {
 		t.Setenv("EXECTEST_STRICT", strict)
-		f := runFake(t, func(tb testing.TB) { exectest.NewDescendant(tb) })
-		f.wantVerdict(t, want, "no fixture runs on Windows yet", "neither /bin/sh nor FIFOs")
+		f := systemtest.RunFake(t, func(tb testing.TB) { exectest.NewDescendant(tb) })
+		f.WantVerdict(t, want, "no fixture runs on Windows yet", "neither /bin/sh nor FIFOs")
 	}
 }

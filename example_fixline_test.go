@@ -43,8 +43,10 @@ func ExampleAssertCancel_fixLine() {
 			}, exectest.Within(500*time.Millisecond))
 		})
 		fmt.Println(strings.ToUpper(rec.Verdict()))
-		for _, line := range fixLines(rec.Report()) {
-			fmt.Println(line)
+		for line := range strings.Lines(rec.Report()) {
+			if l := strings.TrimSpace(line); strings.HasPrefix(l, "fix: ") {
+				fmt.Println(l)
+			}
 		}
 	}
 	// Output:

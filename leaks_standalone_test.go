@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/systemtest"
 )
 
 // These see the whole test process's descriptors: not parallel.
@@ -33,8 +34,8 @@ func TestGoroutineScope(t *testing.T) {
 	clean.Do(context.Background(), func(ctx context.Context) {
 		exec.CommandContext(ctx, "/bin/true").Run() // os/exec's goroutines end after Wait
 	})
-	if f := runFake(t, clean.VerifyNone); f.Failed() {
-		t.Errorf("VerifyNone after a command that was waited for: got%s, want no error", f.report())
+	if f := systemtest.RunFake(t, clean.VerifyNone); f.Failed() {
+		t.Errorf("VerifyNone after a command that was waited for: got%s, want no error", f.Recorded())
 	}
 }
 
@@ -51,7 +52,7 @@ func TestDescriptorSnapshot(t *testing.T) {
 	}
 	r.Close()
 	w.Close()
-	if f := runFake(t, snap.VerifyNone); f.Failed() {
-		t.Errorf("VerifyNone once the pipe is closed: got%s, want no error", f.report())
+	if f := systemtest.RunFake(t, snap.VerifyNone); f.Failed() {
+		t.Errorf("VerifyNone once the pipe is closed: got%s, want no error", f.Recorded())
 	}
 }

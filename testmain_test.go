@@ -1,6 +1,6 @@
 //go:build unix
 
-package exectest_test
+package exectest
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/proctest"
@@ -26,20 +25,20 @@ func (f runFunc) Run() int { return f() }
 // top of its stack is this function, as IgnoreTopFunction names it.
 func leakUntil(release chan struct{}) { <-release }
 
-const leakUntilName = "github.com/exectest/exectest_test.leakUntil"
+const leakUntilName = "github.com/exectest/exectest.leakUntil"
 
 func TestVerifyTestMain(t *testing.T) {
 	var report strings.Builder
-	if code := exectest.VerifyTestMainCode(runFunc(func() int { return 0 }), &report); code != 0 {
+	if code := verifyTestMain(runFunc(func() int { return 0 }), &report); code != 0 {
 		t.Errorf("a clean passing run: got exit code %d, want 0; report:\n%s", code, report.String())
 	}
-	if code := exectest.VerifyTestMainCode(runFunc(func() int { return 3 }), &report); code != 3 {
+	if code := verifyTestMain(runFunc(func() int { return 3 }), &report); code != 3 {
 		t.Errorf("a failing run: got exit code %d, want its own 3", code)
 	}
 	release := make(chan struct{})
 	defer close(release)
 	report.Reset()
-	code := exectest.VerifyTestMainCode(runFunc(func() int {
+	code := verifyTestMain(runFunc(func() int {
 		go leakUntil(release)
 		return 0
 	}), &report)
@@ -57,18 +56,18 @@ func TestVerifyTestMainIgnoresGoroutines(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	for name, c := range map[string]struct {
-		opt      exectest.MainOption
+		opt      MainOption
 		wantCode int
 	}{
-		"top function":                 {exectest.IgnoreTopFunction(leakUntilName), 0},
-		"any function":                 {exectest.IgnoreAnyFunction(leakUntilName), 0},
-		"another top function":         {exectest.IgnoreTopFunction("example.com/other.Func"), 1},
-		"any function, another one":    {exectest.IgnoreAnyFunction("example.com/other.Func"), 1},
-		"process option, no goroutine": {exectest.IgnoreProcess(func(proctest.Process) bool { return true }), 1},
+		"top function":                 {IgnoreTopFunction(leakUntilName), 0},
+		"any function":                 {IgnoreAnyFunction(leakUntilName), 0},
+		"another top function":         {IgnoreTopFunction("example.com/other.Func"), 1},
+		"any function, another one":    {IgnoreAnyFunction("example.com/other.Func"), 1},
+		"process option, no goroutine": {IgnoreProcess(func(proctest.Process) bool { return true }), 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var report strings.Builder
-			code := exectest.VerifyTestMainCode(runFunc(func() int {
+			code := verifyTestMain(runFunc(func() int {
 				go leakUntil(release)
 				return 0
 			}), &report, c.opt)
@@ -83,18 +82,18 @@ func TestVerifyTestMainIgnoresGoroutines(t *testing.T) {
 // once; IgnoreProcess accepts it.
 func TestVerifyTestMainProcesses(t *testing.T) {
 	for name, c := range map[string]struct {
-		opts     []exectest.MainOption
+		opts     []MainOption
 		wantCode int
 	}{
 		"reported": {nil, 1},
-		"ignored": {[]exectest.MainOption{exectest.IgnoreProcess(func(p proctest.Process) bool {
+		"ignored": {[]MainOption{IgnoreProcess(func(p proctest.Process) bool {
 			return p.Cmdline == "/bin/sleep 37"
 		})}, 0},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var cmd *exec.Cmd
 			var report strings.Builder
-			code := exectest.VerifyTestMainCode(runFunc(func() int {
+			code := verifyTestMain(runFunc(func() int {
 				cmd = exec.Command("/bin/sleep", "37")
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
@@ -128,7 +127,7 @@ func TestVerifyTestMainProcesses(t *testing.T) {
 func TestVerifyTestMainFailingRunKillsItsProcesses(t *testing.T) {
 	var cmd *exec.Cmd
 	var report strings.Builder
-	code := exectest.VerifyTestMainCode(runFunc(func() int {
+	code := verifyTestMain(runFunc(func() int {
 		cmd = exec.Command("/bin/sleep", "303")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -161,12 +160,12 @@ func TestVerifyTestMainCleanup(t *testing.T) {
 	defer close(release)
 	var report strings.Builder
 	var got []string
-	cleanup := func(name string) exectest.MainOption {
-		return exectest.Cleanup(func(code int) {
+	cleanup := func(name string) MainOption {
+		return Cleanup(func(code int) {
 			got = append(got, fmt.Sprintf("%s(%d) after a report of %d bytes", name, code, report.Len()))
 		})
 	}
-	code := exectest.VerifyTestMainCode(runFunc(func() int {
+	code := verifyTestMain(runFunc(func() int {
 		go leakUntil(release)
 		return 0
 	}), &report, cleanup("first"), cleanup("second"))
@@ -180,19 +179,19 @@ func TestVerifyTestMainCleanup(t *testing.T) {
 // Bad options fail the run before any test runs, and say what to fix.
 func TestVerifyTestMainBadOptions(t *testing.T) {
 	for name, c := range map[string]struct {
-		opt  exectest.MainOption
+		opt  MainOption
 		want string
 	}{
 		"nil option":           {nil, "exectest.VerifyTestMain: option: got nil, want a MainOption"},
-		"empty top function":   {exectest.IgnoreTopFunction(""), `exectest.IgnoreTopFunction: f: got "", want a function's full name`},
-		"empty any function":   {exectest.IgnoreAnyFunction(""), `exectest.IgnoreAnyFunction: f: got "", want a function's full name`},
-		"nil process function": {exectest.IgnoreProcess(nil), "exectest.IgnoreProcess: f: got nil, want a func(proctest.Process) bool"},
-		"nil cleanup":          {exectest.Cleanup(nil), "exectest.Cleanup: f: got nil, want a func(exitCode int)"},
+		"empty top function":   {IgnoreTopFunction(""), `exectest.IgnoreTopFunction: f: got "", want a function's full name`},
+		"empty any function":   {IgnoreAnyFunction(""), `exectest.IgnoreAnyFunction: f: got "", want a function's full name`},
+		"nil process function": {IgnoreProcess(nil), "exectest.IgnoreProcess: f: got nil, want a func(proctest.Process) bool"},
+		"nil cleanup":          {Cleanup(nil), "exectest.Cleanup: f: got nil, want a func(exitCode int)"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var report strings.Builder
 			ran := false
-			code := exectest.VerifyTestMainCode(runFunc(func() int { ran = true; return 0 }), &report, c.opt)
+			code := verifyTestMain(runFunc(func() int { ran = true; return 0 }), &report, c.opt)
 			if code == 0 || ran || !strings.Contains(report.String(), c.want) || !strings.Contains(report.String(), "(no test ran)") {
 				t.Errorf("got exit code %d, tests run %v, report\n%s\nwant a failure before any test, saying %q", code, ran, report.String(), c.want)
 			}
@@ -208,8 +207,8 @@ func TestVerifyTestMainBadSwitches(t *testing.T) {
 			t.Setenv(name, "yes")
 			var report strings.Builder
 			ran := false
-			code := exectest.VerifyTestMainCode(runFunc(func() int { ran = true; return 0 }), &report)
-			want := "exectest: " + name + badSwitch
+			code := verifyTestMain(runFunc(func() int { ran = true; return 0 }), &report)
+			want := "exectest: " + name + `: got "yes", want one of 1, t, T, true`
 			if code == 0 || ran || !strings.Contains(report.String(), want) {
 				t.Errorf("got exit code %d, tests run %v, report\n%s\nwant a failure before any test, saying %q", code, ran, report.String(), want)
 			}

@@ -1,0 +1,6 @@
+//go:build unix && !linux
+
+package check_test
+
+// sandboxFixRows: the sandboxes are bubblewrap's, Linux only.
+func sandboxFixRows() []fixRow { return nil }
