@@ -14,7 +14,9 @@ import (
 // [Descendant.Script]); the descendant proves it runs by a report of its
 // own. Its processes, known by pid and start time, are killed and all it
 // holds released when its check ends, or its test if it is never checked.
-type Descendant struct{ f *check.Fixture }
+type Descendant struct {
+	f *check.Fixture // the first field: internal/check's tests find it there
+}
 
 // NewDescendant prepares a fixture for one check. It starts nothing: the
 // code under test runs it. A missing prerequisite (/bin/sh, /bin/sleep,

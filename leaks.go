@@ -16,7 +16,9 @@ import (
 //	g := exectest.NewGoroutineScope()
 //	g.Do(ctx, func(ctx context.Context) { runner.Run(ctx, argv) })
 //	g.VerifyNone(t)
-type GoroutineScope struct{ s *check.Scope }
+type GoroutineScope struct {
+	s *check.Scope // the first field: internal/check's tests find it there
+}
 
 // NewGoroutineScope makes a scope with a label no other scope has.
 func NewGoroutineScope() *GoroutineScope { return &GoroutineScope{s: check.NewScope()} }
