@@ -120,6 +120,10 @@ var FixLines = map[string]string{
 // the check tells it for its fix lines.
 var RunCallOf = runCallOf
 
+// InOwnStart says run's own goroutine among gs is inside a cmd.Start of
+// its own: the sample of how it runs the command looks again.
+var InOwnStart = inOwnStart
+
 // ForRunCall is a failure's text as a check prints it where run was seen
 // in the method call of *exec.Cmd ("Output", "CombinedOutput").
 var ForRunCall = forRunCall

@@ -57,25 +57,31 @@ func TestHowRunRunsTheCommand(t *testing.T) {
 	}
 	copying := other("os.(*File).Read", "io.Copy", "os/exec.(*Cmd).writerDescriptor.func1")
 	for _, c := range []struct {
-		name string
-		gs   []goroutines.Group
-		want string
+		name     string
+		gs       []goroutines.Group
+		want     string
+		starting bool // the sample looks again: run may yet return or Wait
 	}{
-		{"in Run", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "example.com/r.run"), copying}, ""},
-		{"in Output", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).Output", "example.com/r.run")}, "Output"},
-		{"in CombinedOutput", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).CombinedOutput", "example.com/r.run")}, "CombinedOutput"},
-		{"in its own Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "example.com/r.run"), copying}, "Start"},
+		{"in Run", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "example.com/r.run"), copying}, "", false},
+		{"in Run's Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "os/exec.(*Cmd).Run", "example.com/r.run")}, "", false},
+		{"in cancelpolicy's Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "github.com/exectest/exectest/cancelpolicy.Start", "example.com/r.run")}, "", false},
+		{"in Output", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).Output", "example.com/r.run")}, "Output", false},
+		{"in CombinedOutput", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).CombinedOutput", "example.com/r.run")}, "CombinedOutput", false},
+		{"in its own Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "example.com/r.run"), copying}, "Start", false},
 		// Whether a Wait of its own follows is not known yet: it may
 		// return once the command started.
-		{"in its own Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "example.com/r.run")}, ""},
-		{"reading a StdoutPipe", []goroutines.Group{root("os.(*File).Read", "bufio.(*Scanner).Scan", "example.com/r.run")}, "Start"},
-		{"writing a StdinPipe", []goroutines.Group{root("os.(*File).Write", "example.com/r.run")}, "Start"},
-		{"in cancelpolicy's Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "github.com/exectest/exectest/cancelpolicy.(*Started).Wait", "github.com/exectest/exectest/cancelpolicy.Run", "example.com/r.run")}, ""},
-		{"in a select, its Wait in another goroutine", []goroutines.Group{root("runtime.selectgo", "example.com/r.run"), other("os/exec.(*Cmd).Wait", "example.com/r.run.func1")}, ""},
-		{"no goroutine of run's", []goroutines.Group{copying}, ""},
+		{"in its own Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "example.com/r.run")}, "", true},
+		{"reading a StdoutPipe", []goroutines.Group{root("os.(*File).Read", "bufio.(*Scanner).Scan", "example.com/r.run")}, "Start", false},
+		{"writing a StdinPipe", []goroutines.Group{root("os.(*File).Write", "example.com/r.run")}, "Start", false},
+		{"in cancelpolicy's Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "github.com/exectest/exectest/cancelpolicy.(*Started).Wait", "github.com/exectest/exectest/cancelpolicy.Run", "example.com/r.run")}, "", false},
+		{"in a select, its Wait in another goroutine", []goroutines.Group{root("runtime.selectgo", "example.com/r.run"), other("os/exec.(*Cmd).Wait", "example.com/r.run.func1")}, "", false},
+		{"no goroutine of run's", []goroutines.Group{copying}, "", false},
 	} {
 		if got := check.RunCallOf(c.gs); got != c.want {
 			t.Errorf("run %s: got %q, want %q", c.name, got, c.want)
+		}
+		if got := check.InOwnStart(c.gs); got != c.starting {
+			t.Errorf("run %s: in its own Start: got %v, want %v", c.name, got, c.starting)
 		}
 	}
 }

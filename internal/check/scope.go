@@ -68,9 +68,49 @@ func (s *Scope) copyGoroutines() copySample {
 	settling.Poll(copySampleWait, func() bool {
 		gs := s.running()
 		c = copySample{n: countCopyGoroutines(gs), call: runCallOf(gs)}
-		return !unstarted(gs)
+		// Inside its own cmd.Start, run may yet return or go on to a Wait
+		// of its own: the fix line differs, so look again once it has
+		// left Start (on a loaded machine it can stay there, runnable,
+		// while the descendant already reports).
+		return !unstarted(gs) && !inOwnStart(gs)
 	})
 	return c
+}
+
+// inOwnStart reports whether run's own goroutine among gs is inside a
+// cmd.Start that run called itself.
+func inOwnStart(gs []goroutines.Group) bool {
+	g, ok := runGoroutine(gs)
+	if !ok {
+		return false
+	}
+	for i, f := range g.Frames {
+		if f.Func == "os/exec.(*Cmd).Start" && calledByRun(g.Frames, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// runGoroutine is run's own goroutine among gs: the scope's first, which
+// runs in [pprof.Do].
+func runGoroutine(gs []goroutines.Group) (goroutines.Group, bool) {
+	for _, g := range gs {
+		if slices.ContainsFunc(g.Frames, func(f goroutines.Frame) bool { return f.Func == "runtime/pprof.Do" }) {
+			return g, true
+		}
+	}
+	return goroutines.Group{}, false
+}
+
+// calledByRun reports whether frame i was called by run itself, not by
+// os/exec nor by cancelpolicy.
+func calledByRun(frames []goroutines.Frame, i int) bool {
+	if i+1 >= len(frames) {
+		return false
+	}
+	caller := frames[i+1].Func
+	return !strings.HasPrefix(caller, "os/exec.") && !strings.Contains(caller, "/cancelpolicy.")
 }
 
 // sampleCopyGoroutines is how a check counts copy goroutines: a variable,
@@ -84,43 +124,37 @@ var sampleCopyGoroutines = (*Scope).copyGoroutines
 // reading or writing a file itself (a StdoutPipe, a StdinPipe); else ""
 // (in cmd.Run(), or where nothing tells).
 func runCallOf(gs []goroutines.Group) string {
-	for _, g := range gs {
-		if !slices.ContainsFunc(g.Frames, func(f goroutines.Frame) bool { return f.Func == "runtime/pprof.Do" }) {
-			continue
-		}
-		var output, combined, run, between bool
-		for i, f := range g.Frames {
-			switch f.Func {
-			case "os/exec.(*Cmd).Output":
-				output = true
-			case "os/exec.(*Cmd).CombinedOutput":
-				combined = true
-			case "os/exec.(*Cmd).Run":
-				run = true
-			case "os/exec.(*Cmd).Wait":
-				// Called by run itself, not by os/exec nor by cancelpolicy.
-				// Not Start: inside it, whether a Wait of run's own
-				// follows is not known yet (a runner may return once the
-				// command started), and the sample can land there.
-				if i+1 < len(g.Frames) {
-					caller := g.Frames[i+1].Func
-					between = between || !strings.HasPrefix(caller, "os/exec.") && !strings.Contains(caller, "/cancelpolicy.")
-				}
-			case "os.(*File).Read", "os.(*File).WriteTo", "os.(*File).Write", "os.(*File).ReadFrom":
-				between = true
-			}
-		}
-		switch {
-		case output:
-			return runsOutput
-		case combined:
-			return runsCombinedOutput
-		case run:
-			return ""
-		case between:
-			return runsBetween
-		}
+	g, ok := runGoroutine(gs)
+	if !ok {
 		return ""
+	}
+	var output, combined, run, between bool
+	for i, f := range g.Frames {
+		switch f.Func {
+		case "os/exec.(*Cmd).Output":
+			output = true
+		case "os/exec.(*Cmd).CombinedOutput":
+			combined = true
+		case "os/exec.(*Cmd).Run":
+			run = true
+		case "os/exec.(*Cmd).Wait":
+			// Not Start: inside it, whether a Wait of run's own follows
+			// is not known yet (a runner may return once the command
+			// started); copyGoroutines looks again once run left it.
+			between = between || calledByRun(g.Frames, i)
+		case "os.(*File).Read", "os.(*File).WriteTo", "os.(*File).Write", "os.(*File).ReadFrom":
+			between = true
+		}
+	}
+	switch {
+	case output:
+		return runsOutput
+	case combined:
+		return runsCombinedOutput
+	case run:
+		return ""
+	case between:
+		return runsBetween
 	}
 	return ""
 }
