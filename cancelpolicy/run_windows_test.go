@@ -66,6 +66,7 @@ func TestPlainCommandContextFailsTheCheck(t *testing.T) {
 	v := judge(t, roleWaiting, func(ctx context.Context, argv []string, out *bytes.Buffer) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdout, cmd.Stderr = out, out
+		//execcheck:ignore the negative control: the broken runner the check must fail
 		return cmd.Run()
 	})
 	got := strings.Join(v.problems(), "\n")
@@ -122,6 +123,7 @@ func TestDeadCallerTakesTheTree(t *testing.T) {
 	err := retried(func() error {
 		caller = exec.Command(argv[0], argv[1:]...)
 		caller.Stdout, caller.Stderr = &out, &out
+		//execcheck:ignore the test kills this caller on purpose: its command's tree must die with the job
 		return caller.Start()
 	})
 	if err != nil {
