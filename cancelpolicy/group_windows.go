@@ -92,14 +92,14 @@ func resumeThreads(pid uint32) error {
 		if te.OwnerProcessID != pid {
 			continue
 		}
-		th, err := windows.OpenThread(windows.THREAD_SUSPEND_RESUME, false, te.ThreadID)
-		if err != nil {
-			return fmt.Errorf("OpenThread %d: %w", te.ThreadID, err)
+		th, terr := windows.OpenThread(windows.THREAD_SUSPEND_RESUME, false, te.ThreadID)
+		if terr != nil {
+			return fmt.Errorf("OpenThread %d: %w", te.ThreadID, terr)
 		}
-		_, err = windows.ResumeThread(th)
+		_, terr = windows.ResumeThread(th)
 		windows.CloseHandle(th)
-		if err != nil {
-			return fmt.Errorf("ResumeThread %d: %w", te.ThreadID, err)
+		if terr != nil {
+			return fmt.Errorf("ResumeThread %d: %w", te.ThreadID, terr)
 		}
 		resumed++
 	}
@@ -120,13 +120,14 @@ func checkGraceful(os.Signal) error {
 	return errors.New("cancelpolicy.Graceful: not supported on windows: a process there can only be terminated (a console's CTRL_BREAK_EVENT, the nearest to a signal, is not offered); drop Graceful there")
 }
 
+// pin: the job is the pin here, made by setGroup and filled by adopt.
 func (g *group) pin(started bool) {}
 
-// unpin ends the job when the command is done: a stop or Contain keeps
-// kill-on-close, so closing the handle kills what is left (and Contain
-// terminates it first, to return only once it is empty); a command that
-// finished by itself leaves its descendants running, as on Linux, so
-// kill-on-close is lifted first.
+// unpin ends the job when the command is done. With Contain it
+// terminates the job and waits until it is empty; after a stop it keeps
+// kill-on-close, so that closing the handle kills what is left; a command
+// that finished by itself leaves its descendants running, as on Linux, so
+// kill-on-close is lifted before the close.
 func (g *group) unpin() {
 	job := g.sys.job
 	if job == 0 {
@@ -134,13 +135,16 @@ func (g *group) unpin() {
 	}
 	g.sys.job = 0
 	switch {
-	case !g.sys.assigned || g.stopped:
+	case !g.sys.assigned:
 	case g.contain:
 		if err := terminate(job); err != nil {
 			g.releaseErr = fmt.Errorf("cancelpolicy.Contain: %w", err)
 		} else if !pollUntil(containEmptyLimit, func() bool { return active(job) == 0 }) {
 			g.releaseErr = fmt.Errorf("cancelpolicy.Contain: job object: got %d processes still active %v after TerminateJobObject, want none", active(job), containEmptyLimit)
 		}
+	case g.stopped:
+		// Terminated already: closing the handle, with kill-on-close,
+		// ends whatever the termination has not ended yet.
 	default:
 		if err := setKillOnClose(job, false); err != nil {
 			g.releaseErr = fmt.Errorf("cancelpolicy: job object: lift JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: %w; the command's descendants die with the job's handle", err)

@@ -15,8 +15,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// The entry points that stop the whole tree on Windows: Run, and Start
-// with Started.Wait, on exec.Command and on exec.CommandContext.
+// The entry points that stop the whole tree on Windows: Run (with and
+// without Contain), and Start with Started.Wait, on exec.Command and on
+// exec.CommandContext.
 var stoppers = []struct {
 	name string
 	run  runner
@@ -25,6 +26,11 @@ var stoppers = []struct {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Stdout, cmd.Stderr = out, out
 		return cancelpolicy.Run(ctx, cmd, cancelpolicy.WaitDelay(policyWaitDelay))
+	}},
+	{"Run, exec.Command, Contain", func(ctx context.Context, argv []string, out *bytes.Buffer) error {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Stdout, cmd.Stderr = out, out
+		return cancelpolicy.Run(ctx, cmd, cancelpolicy.Contain(), cancelpolicy.WaitDelay(policyWaitDelay))
 	}},
 	{"Start and Wait, exec.CommandContext", func(ctx context.Context, argv []string, out *bytes.Buffer) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
