@@ -21,8 +21,7 @@ type group struct {
 
 	cg          *cgroup // with Contain on Linux: the command's cgroup, else nil
 	mu          sync.Mutex
-	pidfd       int      // Linux: the direct child's pidfd, or -1
-	sys         groupSys // Windows: the Job Object; nothing elsewhere
+	sys         groupSys // Unix: the child's pidfd (Linux); Windows: the Job Object
 	releaseErr  error    // Windows: what went wrong ending the job at Wait
 	keep        bool     // Start pinned the child: keep the pin until finish
 	stopped     bool
@@ -34,7 +33,7 @@ type group struct {
 }
 
 func newGroup(cmd *exec.Cmd, cfg config) *group {
-	g := &group{cmd: cmd, grace: cfg.grace, contain: cfg.contain, pidfd: -1}
+	g := &group{cmd: cmd, grace: cfg.grace, contain: cfg.contain, sys: newGroupSys()}
 	if s, ok := cfg.sig.(syscall.Signal); ok {
 		g.sig = s
 	}

@@ -11,8 +11,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// groupSys: a process group needs nothing beyond the group's fields here.
-type groupSys struct{}
+// groupSys is what a process group needs on this system: on Linux, the
+// direct child's pidfd (see pin), -1 without one; elsewhere it stays -1.
+type groupSys struct{ pidfd int }
+
+func newGroupSys() groupSys { return groupSys{pidfd: -1} }
 
 // setGroup puts the child in a process group of its own, for Start and
 // Apply alike. Setpgid after Setsid would fail the start: a session leader

@@ -19,6 +19,8 @@ type groupSys struct {
 	resume   bool           // the caller did not ask for CREATE_SUSPENDED
 }
 
+func newGroupSys() groupSys { return groupSys{} }
+
 // setGroup, for Start, makes the Job Object, with kill-on-close so that a
 // caller that dies takes the tree with it, and has the child created
 // suspended: adopt puts it in the job before it runs, so that every
