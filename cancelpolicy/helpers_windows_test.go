@@ -197,8 +197,10 @@ func judgeOnce(t *testing.T, role string, run runner) (v verdict, early error) {
 			t.Fatalf("%v; the runner has not returned", err)
 		}
 	}
-	cancel()
+	// Taken before the cancel: os/exec's goroutine may act on it (and
+	// start its WaitDelay timer) before this one runs again.
 	begin := time.Now()
+	cancel()
 	select {
 	case v.err = <-done:
 		v.returned, v.after = true, time.Since(begin)
