@@ -19,6 +19,11 @@ import (
 // does not stop the launcher shape: use [Start] or [Run] for that. On bad
 // input (a nil cmd, an invalid option) Apply changes nothing and returns an
 // error.
+//
+// On Windows Apply sets no group (it would need to resume a child created
+// suspended, after cmd.Start): Cancel terminates the direct child only, as
+// os/exec's own does, and WaitDelay bounds the Wait; descendants keep
+// running. Use Start or Run there to stop the tree.
 func Apply(cmd *exec.Cmd, opts ...Option) error {
 	g, err := prepare(cmd, opts, false)
 	if err != nil {
@@ -38,10 +43,10 @@ type Started struct {
 
 // Start applies the policy to cmd as [Apply] does, starts it, and watches
 // ctx until [Started.Wait] returns: when ctx is done, the group is killed
-// also if the direct child has already exited (on Linux; see the package
-// documentation for other systems). cmd may come from [exec.Command] or
-// [exec.CommandContext]; the caller must call [Started.Wait], not
-// cmd.Wait.
+// also if the direct child has already exited (on Linux, and on Windows,
+// where the group is a Job Object; see the package documentation for
+// other systems). cmd may come from [exec.Command] or [exec.CommandContext];
+// the caller must call [Started.Wait], not cmd.Wait.
 func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error) {
 	if ctx == nil {
 		return nil, errors.New("cancelpolicy.Start: ctx: got nil, want a context")
@@ -58,6 +63,7 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 		g.cg.started()
 	}
 	if err != nil {
+		g.unpin() // Windows: the job, still empty
 		if g.cg != nil {
 			err = errors.Join(err, g.cg.remove())
 		}
@@ -65,8 +71,20 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 	}
 	// os/exec's watch may already be in Cancel, on a done context.
 	g.mu.Lock()
+	err = g.adopt()
 	g.pin(true)
 	g.mu.Unlock()
+	if err != nil {
+		// The child never ran (Windows: it was created suspended): its
+		// pipes close as it dies, and Wait returns at once.
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		g.mu.Lock()
+		g.done = true
+		g.unpin()
+		g.mu.Unlock()
+		return nil, err
+	}
 	return &Started{cmd: cmd, g: g, ctx: ctx, unwatch: context.AfterFunc(ctx, g.watch)}, nil
 }
 
@@ -75,7 +93,8 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 // has no member left or the SIGKILL after the grace has been sent. If the context's watch killed the group after the direct
 // child had exited successfully, Wait returns the context's error. With
 // [Contain], Wait then kills what is left in the command's cgroup and
-// removes it; an error doing so is joined to the command's.
+// removes it (on Windows, terminates what is left in its Job Object); an
+// error doing so is joined to the command's.
 func (s *Started) Wait() error {
 	err := s.cmd.Wait()
 	s.unwatch()
@@ -87,10 +106,10 @@ func (s *Started) Wait() error {
 }
 
 // Run runs cmd in place of cmd.Run: it starts it in a process group of its
-// own, waits for it, and when ctx is done kills that group (with
-// [Graceful], signals it first), also after the direct child has exited
-// (the launcher shape, which os/exec no longer signals). It returns when
-// the command is done, as [Started.Wait] says.
+// own (on Windows, a Job Object), waits for it, and when ctx is done kills
+// that group (with [Graceful], signals it first), also after the direct
+// child has exited (the launcher shape, which os/exec no longer signals).
+// It returns when the command is done, as [Started.Wait] says.
 //
 // cmd may come from [exec.Command] or [exec.CommandContext]. ctx is what
 // stops the tree. The command's own context, from exec.CommandContext,
@@ -114,8 +133,9 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts ...Option) error {
 	return s.Wait()
 }
 
-// prepare checks cmd and opts and, only if all is well, sets cmd's group,
-// WaitDelay and, with Contain (only where Wait is Started.Wait), cgroup.
+// prepare checks cmd and opts and, only if all is well, sets cmd's group
+// (on Windows, with started, the Job Object), WaitDelay and, with Contain
+// (only where Wait is Started.Wait), cgroup.
 func prepare(cmd *exec.Cmd, opts []Option, started bool) (*group, error) {
 	if cmd == nil {
 		return nil, errors.New("cancelpolicy: cmd: got nil, want an *exec.Cmd")
@@ -153,9 +173,14 @@ func prepare(cmd *exec.Cmd, opts []Option, started bool) (*group, error) {
 			return nil, err
 		}
 	}
-	setGroup(cmd)
-	cmd.WaitDelay = waitDelay
 	g := newGroup(cmd, cfg)
 	g.cg = cg
+	if err := g.setGroup(started); err != nil {
+		if cg != nil {
+			err = errors.Join(err, cg.remove())
+		}
+		return nil, err
+	}
+	cmd.WaitDelay = waitDelay
 	return g, nil
 }

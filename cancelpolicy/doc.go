@@ -8,13 +8,13 @@
 //   - [Run] (in place of cmd.Run), and [Start] with [Started.Wait] (in
 //     place of cmd.Start and cmd.Wait), take a command from [exec.Command]
 //     or [exec.CommandContext] and a context: they start it in a process
-//     group of its own, with a WaitDelay backstop, and watch the context
-//     until Wait returns, so that a cancel kills the group also after the
-//     direct child exited: the launcher shape (sh -c 'work &', npm and
-//     mise shims, wrappers that start the real work in the background and
-//     exit), whose descendants os/exec never signals. The watch is a
-//     [context.AfterFunc] that Wait stops: a long-lived context keeps no
-//     registration per finished command.
+//     group of its own (on Windows, a Job Object), with a WaitDelay
+//     backstop, and watch the context until Wait returns, so that a cancel
+//     kills the group also after the direct child exited: the launcher
+//     shape (sh -c 'work &', npm and mise shims, wrappers that start the
+//     real work in the background and exit), whose descendants os/exec
+//     never signals. The watch is a [context.AfterFunc] that Wait stops: a
+//     long-lived context keeps no registration per finished command.
 //   - [Apply] configures a command from [exec.CommandContext] before its
 //     Start, for code that hands the command to something else to start
 //     and wait for: a process group of its own, a Cancel that kills that
@@ -61,12 +61,35 @@
 //
 // # Windows
 //
-// The package builds on Windows, where it sets WaitDelay and keeps os/exec's
-// Cancel, which terminates the direct child only (TerminateProcess); the
-// watch of [Start] does the same. Descendants keep running, and if one
-// holds the command's output pipes, Wait returns WaitDelay after the
-// cancel. [Graceful] is an error there. None of this has been run on
-// Windows by this package's tests: only its build is checked.
+// Windows has no process groups to signal; a Job Object holds the tree
+// instead. [Start] and [Run] create the child suspended (CREATE_SUSPENDED,
+// added to the caller's creation flags), assign it to a job of its own and
+// only then resume it, so that every descendant starts inside the job,
+// which allows no breakaway. A cancel terminates the job
+// (TerminateJobObject): the whole tree, also after the direct child exited
+// (the launcher shape); WaitDelay stays the backstop. The job kills its
+// processes when its last handle closes (JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE),
+// so a caller that dies takes the tree with it. Wait closes the handle: a
+// command that finished by itself leaves its descendants running, as on
+// Linux (kill-on-close is lifted first), unless [Contain] was given, which
+// makes Wait terminate them. Should a step after the start fail (opening
+// the child, assigning it, resuming it), Start kills the child and returns
+// an error that names the step.
+//
+// [Apply] makes no job there: it does not start the command, so nothing
+// would resume a child created suspended. Its Cancel terminates the direct
+// child only (TerminateProcess, as os/exec's own Cancel does), and
+// WaitDelay ends a Wait that a descendant holding the output keeps open;
+// the descendants keep running. [Graceful] is an error there: a process
+// can only be terminated (a console's CTRL_BREAK_EVENT, the nearest to a
+// signal, reaches only processes sharing the caller's console, and Wine 8
+// does not deliver it). A process that a service starts on the tree's
+// behalf (the Task Scheduler, WMI, a COM server) is not in the job.
+//
+// This has been run under Wine 8 (Debian's, in this module's CI), not on
+// Windows: the tests there judge, without this package, that after a
+// cancel no process of a two-level tree lives, in both shapes; that a dead
+// caller takes the tree with it; and what Apply and Contain do.
 //
 // # Terminals
 //

@@ -9,18 +9,21 @@ import (
 	"time"
 )
 
-// group is one command's process group and what was done to it. Cancel
-// (from os/exec) and the context watch (from Start) may both stop it; the
-// first stop signals, a later one reports the first one's result.
+// group is one command's process group (on Windows, its Job Object) and
+// what was done to it. Cancel (from os/exec) and the context watch (from
+// Start) may both stop it; the first stop signals, a later one reports the
+// first one's result.
 type group struct {
-	cmd   *exec.Cmd
-	sig   syscall.Signal // the graceful signal; 0: SIGKILL at once
-	grace time.Duration
+	cmd     *exec.Cmd
+	sig     syscall.Signal // the graceful signal; 0: SIGKILL at once
+	grace   time.Duration
+	contain bool // Contain was given
 
-	cg          *cgroup // with Contain: the command's cgroup, else nil
+	cg          *cgroup // with Contain on Linux: the command's cgroup, else nil
 	mu          sync.Mutex
-	pidfd       int  // Linux: the direct child's pidfd, or -1
-	keep        bool // Start pinned the child: keep the pin until finish
+	sys         groupSys // Unix: the child's pidfd (Linux); Windows: the Job Object
+	releaseErr  error    // Windows: what went wrong ending the job at Wait
+	keep        bool     // Start pinned the child: keep the pin until finish
 	stopped     bool
 	result      error // of the first stop
 	interrupted bool  // the watch signalled a live group
@@ -30,7 +33,7 @@ type group struct {
 }
 
 func newGroup(cmd *exec.Cmd, cfg config) *group {
-	g := &group{cmd: cmd, grace: cfg.grace, pidfd: -1}
+	g := &group{cmd: cmd, grace: cfg.grace, contain: cfg.contain, sys: newGroupSys()}
 	if s, ok := cfg.sig.(syscall.Signal); ok {
 		g.sig = s
 	}
@@ -115,14 +118,16 @@ func (g *group) killCgroup(groupErr error) (err error, contained bool) {
 // cgroup, with Contain) has no member left or the SIGKILL has been sent:
 // a member that ignores the first signal and holds none of the command's
 // pipes does not keep os/exec's Wait waiting, and would outlive the
-// command's Wait otherwise. With Contain it then removes the cgroup.
+// command's Wait otherwise. With Contain it then removes the cgroup. On
+// Windows the pin is the Job Object: releasing it leaves the tree running
+// or, with Contain, terminates it; err says what went wrong doing so.
 func (g *group) finish() (interrupted bool, err error) {
 	g.mu.Lock()
 	g.done = true
 	if g.timer == nil {
 		g.unpin()
 	}
-	interrupted, cg := g.interrupted, g.cg
+	interrupted, cg, releaseErr := g.interrupted, g.cg, g.releaseErr
 	graceLeft := time.Duration(0)
 	if g.timer != nil {
 		graceLeft = time.Until(g.graceEnd)
@@ -141,7 +146,7 @@ func (g *group) finish() (interrupted bool, err error) {
 		})
 	}
 	if cg == nil {
-		return interrupted, nil
+		return interrupted, releaseErr
 	}
 	return interrupted, cg.remove()
 }

@@ -21,7 +21,7 @@ const pidfdSignalProcessGroup = 1 << 2
 // [os.Process.Signal] says so after the open, and a reaped child gives no
 // pin. Without a pin, the group is signalled by number.
 func (g *group) pin(started bool) {
-	if g.pidfd >= 0 {
+	if g.sys.pidfd >= 0 {
 		return
 	}
 	fd, err := unix.PidfdOpen(g.cmd.Process.Pid, 0)
@@ -32,13 +32,13 @@ func (g *group) pin(started bool) {
 		unix.Close(fd)
 		return
 	}
-	g.pidfd, g.keep = fd, started
+	g.sys.pidfd, g.keep = fd, started
 }
 
 func (g *group) unpin() {
-	if g.pidfd >= 0 {
-		unix.Close(g.pidfd)
-		g.pidfd = -1
+	if g.sys.pidfd >= 0 {
+		unix.Close(g.sys.pidfd)
+		g.sys.pidfd = -1
 	}
 }
 
@@ -48,8 +48,8 @@ func (g *group) unpin() {
 // child was reaped and its number reused. Kernels before 6.9 reject the
 // flag (EINVAL): the group is then signalled by number.
 func (g *group) signal(sig syscall.Signal) error {
-	if g.pidfd >= 0 && safeGroup(g.cmd.Process.Pid) {
-		err := unix.PidfdSendSignal(g.pidfd, sig, nil, pidfdSignalProcessGroup)
+	if g.sys.pidfd >= 0 && safeGroup(g.cmd.Process.Pid) {
+		err := unix.PidfdSendSignal(g.sys.pidfd, sig, nil, pidfdSignalProcessGroup)
 		switch {
 		case err == nil:
 			return nil
@@ -69,7 +69,7 @@ func (g *group) signal(sig syscall.Signal) error {
 // gone (ESRCH), /proc is read for a member that is not a zombie.
 func (g *group) empty() bool {
 	pgid := g.cmd.Process.Pid
-	if g.pidfd >= 0 && safeGroup(pgid) && errors.Is(unix.PidfdSendSignal(g.pidfd, 0, nil, pidfdSignalProcessGroup), unix.ESRCH) {
+	if g.sys.pidfd >= 0 && safeGroup(pgid) && errors.Is(unix.PidfdSendSignal(g.sys.pidfd, 0, nil, pidfdSignalProcessGroup), unix.ESRCH) {
 		return true
 	}
 	return !liveMember(pgid)

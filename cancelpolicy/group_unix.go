@@ -6,22 +6,34 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// setGroup puts the child in a process group of its own. Setpgid after
-// Setsid would fail the start: a session leader already leads its group.
-func setGroup(cmd *exec.Cmd) {
+// groupSys is what a process group needs on this system: on Linux, the
+// direct child's pidfd (see pin), -1 without one; elsewhere it stays -1.
+type groupSys struct{ pidfd int }
+
+func newGroupSys() groupSys { return groupSys{pidfd: -1} }
+
+// setGroup puts the child in a process group of its own, for Start and
+// Apply alike. Setpgid after Setsid would fail the start: a session leader
+// already leads its group.
+func (g *group) setGroup(started bool) error {
+	cmd := g.cmd
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	if !cmd.SysProcAttr.Setsid {
 		cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pgid = true, 0
 	}
+	return nil
 }
+
+// adopt: the child is in its group from its first instruction; nothing is
+// left to do after Start.
+func (g *group) adopt() error { return nil }
 
 func checkGraceful(sig os.Signal) error {
 	s, ok := sig.(syscall.Signal)

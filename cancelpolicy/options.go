@@ -47,8 +47,9 @@ func WaitDelay(d time.Duration) Option {
 // SIGQUIT) dies by the SIGKILL, and [Started.Wait] returns only once the
 // group has no member left or the SIGKILL has been sent, also where that
 // member holds none of the command's pipes. sig must be a [syscall.Signal] other than
-// SIGKILL, and grace > 0 and shorter than the WaitDelay. Not supported on
-// Windows (an error there).
+// SIGKILL, and grace > 0 and shorter than the WaitDelay. On Windows it is
+// an error: a process there can only be terminated (see the package
+// documentation).
 func Graceful(sig os.Signal, grace time.Duration) Option {
 	return option(func(c *config) {
 		if err := checkGraceful(sig); err != nil {
@@ -83,6 +84,11 @@ func Graceful(sig os.Signal, grace time.Duration) Option {
 // With [Graceful], the first signal reaches the process group, as without
 // Contain; the SIGKILL after the grace reaches the whole cgroup, and Wait
 // gives the members that left the group up to the grace to exit.
+//
+// On Windows, Start and Run hold the whole tree in a Job Object anyway
+// (see the package documentation), and Contain is accepted: it makes Wait
+// terminate what is left in the job, and wait until it is empty, where a
+// command that finished by itself would otherwise leave it running.
 func Contain() Option {
 	return option(func(c *config) { c.contain = true })
 }

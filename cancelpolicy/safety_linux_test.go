@@ -32,14 +32,14 @@ func TestGroupSignalAfterGroupEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.pin(true)
-	if g.pidfd < 0 {
+	if g.sys.pidfd < 0 {
 		t.Fatalf("pin right after Start: got no pidfd, want one (pidfd_open, Linux 5.3)")
 	}
 	defer g.finish()
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	err = unix.PidfdSendSignal(g.pidfd, 0, nil, pidfdSignalProcessGroup)
+	err = unix.PidfdSendSignal(g.sys.pidfd, 0, nil, pidfdSignalProcessGroup)
 	if errors.Is(err, unix.EINVAL) {
 		t.Skipf("pidfd_send_signal(PIDFD_SIGNAL_PROCESS_GROUP): got EINVAL: the kernel (before 6.9) lacks it")
 	}
@@ -124,8 +124,8 @@ func TestCancelAfterWait(t *testing.T) {
 	if err := cmd.Cancel(); !errors.Is(err, os.ErrProcessDone) {
 		t.Errorf("Cancel after Wait: got %v, want os.ErrProcessDone", err)
 	}
-	if g.pidfd != -1 {
-		t.Errorf("pidfd after Cancel of a reaped command: got %d, want -1 (none kept)", g.pidfd)
+	if g.sys.pidfd != -1 {
+		t.Errorf("pidfd after Cancel of a reaped command: got %d, want -1 (none kept)", g.sys.pidfd)
 	}
 }
 
