@@ -2,6 +2,7 @@ package proctest
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -11,7 +12,12 @@ import (
 
 // portableNote is what a report of the portable mode (off Linux, or
 // EXECTEST_PORTABLE=1) says of what it cannot see.
-const portableNote = "portable mode: processes found by gopsutil's parent links; cannot see an escaped orphan reparented to init (no child subreaper)"
+func portableNote() string {
+	if runtime.GOOS == "windows" {
+		return "portable mode: processes found by gopsutil's parent links; cannot see an orphan whose parent exited (Windows keeps no link to it from the tree)"
+	}
+	return "portable mode: processes found by gopsutil's parent links; cannot see an escaped orphan reparented to init (no child subreaper)"
+}
 
 // TestingT is the part of testing.TB that [VerifyNone] uses.
 type TestingT interface {
@@ -85,7 +91,7 @@ func (e *foundError) Error() string {
 		b.WriteString("\n\t" + p.String())
 	}
 	if proc.Portable() {
-		b.WriteString("\n(" + portableNote + ")")
+		b.WriteString("\n(" + portableNote() + ")")
 	}
 	return b.String()
 }

@@ -118,6 +118,9 @@ func (c *check) fixFor(ps []described, s monitor.Snapshot, chosen func(pid int) 
 			return fixSelfHolds
 		}
 	}
+	if jobsOnly {
+		return fixJobFor(ps)
+	}
 	for _, p := range ps {
 		// Still in the exited child's group, which nothing killed. The
 		// portable mode may not have read the child's facts before it

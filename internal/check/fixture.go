@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,7 +61,7 @@ func NewFixture(tb testing.TB, cfg FixtureConfig) *Fixture {
 	}
 	strict(tb) // bad input fails at once, not only when a check would skip
 	portableValue(tb)
-	if why := noFixtureHere(); why != "" {
+	if why := shapeHere(cfg); why != "" {
 		skipVacuous(tb, "%s", why)
 	}
 	if why := portableUnsupported(); why != "" {
@@ -71,10 +72,14 @@ func NewFixture(tb testing.TB, cfg FixtureConfig) *Fixture {
 			skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 		}
 	}
-	d := &Fixture{tb: tb, cfg: cfg, hermetic: cfg.Hermetic}
+	d := &Fixture{tb: tb, cfg: cfg, hermetic: cfg.Hermetic || onlyHermetic}
 	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.Lifetime, Escape: cfg.Escape, Portable: proc.Portable(),
 		Launch: cfg.Shape.Launch, IgnoreTerm: cfg.Shape.IgnoreTerm, JobControl: cfg.Shape.JobControl, DoubleFork: cfg.Shape.DoubleFork}
-	if cfg.Hermetic {
+	if d.hermetic && !cfg.Hermetic && !hermeticHooked() {
+		// Not bad input: the same test runs the shell fixture elsewhere.
+		skipVacuous(tb, "exectest: fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain (or fixtures.Dispatch() called first in it): on %s the fixture is the test binary, re-executed as the command, since there is no /bin/sh; add\n\tfunc TestMain(m *testing.M) { exectest.VerifyTestMain(m) }\nto a _test.go file of this package", runtime.GOOS)
+	}
+	if d.hermetic {
 		if !hermeticHooked() {
 			tb.Fatalf("exectest.Hermetic: fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain (or fixtures.Dispatch() called first in it), so that the test binary can re-execute itself as the fixture; add\n\tfunc TestMain(m *testing.M) { exectest.VerifyTestMain(m) }\nto a _test.go file of this package")
 		}

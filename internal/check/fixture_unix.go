@@ -19,6 +19,9 @@ func getpgrp() int { return unix.Getpgrp() }
 // handler is gone.
 func raise(sig syscall.Signal) { syscall.Kill(os.Getpid(), sig) }
 
-// noFixtureHere is "": the fixture runs wherever there is a /bin/sh and
-// FIFOs (NewDescendant checks the programs it needs).
-func noFixtureHere() string { return "" }
+// onlyHermetic is false: the shell fixture runs wherever there is a
+// /bin/sh (NewDescendant checks the programs it needs).
+const onlyHermetic = false
+
+// shapeHere is "": every shape runs on Unix.
+func shapeHere(FixtureConfig) string { return "" }

@@ -1,6 +1,7 @@
 // Package marker is the line protocol by which fixture processes report to
 // the test: one line per event, written whole to a FIFO (a write of less
-// than PIPE_BUF bytes is atomic, so lines never interleave).
+// than PIPE_BUF bytes is atomic, so lines never interleave), or on
+// Windows appended whole to a file that the test tails.
 //
 //	exectest TOKEN started PID STAT   the direct child runs and waits for the go-ahead (STAT: its /proc/self/stat, or Here)
 //	exectest TOKEN running PID STAT   the direct child runs, already tracked: it does not wait

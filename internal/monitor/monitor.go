@@ -3,6 +3,7 @@ package monitor
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -24,11 +25,11 @@ type Monitor struct {
 	path    string // the FIFO the fixture reports to, and holds open
 	token   string
 	escape  bool
-	spec    fixture.Spec // the tree shape the descendant proves it took (see shapes.go)
-	execs   bool         // the descendant execs its final program after its report
-	cancel  atomic.Bool  // the check has cancelled (see MarkCancelled)
-	f       *os.File
-	goAhead *os.File // the fixture child waits for a line here before it forks
+	spec    fixture.Spec  // the tree shape the descendant proves it took (see shapes.go)
+	execs   bool          // the descendant execs its final program after its report
+	cancel  atomic.Bool   // the check has cancelled (see MarkCancelled)
+	f       io.ReadCloser // the reports: the FIFO itself, or on Windows a tail of the file (see reports_windows.go)
+	goAhead *os.File      // the fixture child waits for a line here before it forks
 	tracker *proc.Tracker
 	guard   *watchdog.Fixture
 	done    chan struct{} // the reader has ended
@@ -77,13 +78,12 @@ type Proof struct {
 // identified, for the watchdog.
 func Start(spec fixture.Spec, execs bool, tracker *proc.Tracker, guard *watchdog.Fixture) (*Monitor, error) {
 	path, goPath, token, escape := spec.Marker, spec.Go, spec.Token, spec.Escape
-	// O_RDWR keeps a writer open, so the reader never sees EOF between the
-	// fixture's reports, and a writer never blocks waiting for a reader.
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openReports(path)
 	if err != nil {
 		return nil, err
 	}
-	// And here a reader: the go-ahead is written before the child reads it.
+	// O_RDWR here is a reader of the FIFO: the go-ahead is written before
+	// the child reads it.
 	g, err := os.OpenFile(goPath, os.O_RDWR, 0)
 	if err != nil {
 		f.Close()
@@ -102,7 +102,11 @@ func Start(spec fixture.Spec, execs bool, tracker *proc.Tracker, guard *watchdog
 // namespace with the test's pid could hold.
 func (m *Monitor) HeldPath() string {
 	var fd uintptr
-	rc, err := m.f.SyscallConn()
+	f, ok := m.f.(*os.File)
+	if !ok {
+		return "" // Windows: a report file, held by no one
+	}
+	rc, err := f.SyscallConn()
 	if err != nil || rc.Control(func(n uintptr) { fd = n }) != nil || fd == 9 {
 		return "" // SyscallConn, not Fd: Fd makes the reads blocking, and Close could not end them
 	}

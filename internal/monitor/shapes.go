@@ -76,7 +76,10 @@ const NotInShapeText = "reported alive but not as a"
 // fixture's token. Only the reader goroutine writes m.child.
 func (m *Monitor) startedIt(pid int) bool {
 	if m.child.PID != 0 && pid == m.child.PID {
-		return true
+		// Windows keeps an orphan's ppid, the pid of its dead parent: the
+		// fixture child is its parent only while it lives.
+		st, err := proc.ReadStat(pid)
+		return err == nil && st.Start == m.child.Start && !st.Zombie()
 	}
 	b, err := proc.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	return err == nil && strings.Contains(string(b), m.token)

@@ -40,6 +40,14 @@ func CannotSee() []string {
 	if !Portable() {
 		return nil
 	}
+	if !hasGroups { // Windows
+		return []string{
+			"who holds the command's pipes (no other process's open handles are read)",
+			"an orphan whose parent exited that never reported and runs a program without the fixture's token in its arguments (Windows keeps no link to it from the tree)",
+			"which ends of the command's pipes the test process still holds (the command's pipes are not known)",
+			"the fixture's stdin, stdout and stderr",
+		}
+	}
 	return []string{
 		"who holds the command's pipes (no other process's open files are read)",
 		"an escaped orphan reparented to init that never reported and runs a program without the fixture's token in its arguments (no cgroup, no child subreaper)",

@@ -97,7 +97,13 @@ func (p Facts) String() string {
 	case p.PPID == os.Getpid():
 		b.WriteString(" (the test process)")
 	}
-	fmt.Fprintf(&b, ", pgid %d, sid %d, state %s, started %s ago: %s", p.PGID, p.SID, p.State, ageText(p.Age), shorten(p.Cmdline))
+	if hasGroups {
+		fmt.Fprintf(&b, ", pgid %d, sid %d", p.PGID, p.SID)
+	}
+	if p.State != "?" || hasGroups {
+		fmt.Fprintf(&b, ", state %s", p.State)
+	}
+	fmt.Fprintf(&b, ", started %s ago: %s", ageText(p.Age), shorten(p.Cmdline))
 	if len(p.Holds) > 0 {
 		fmt.Fprintf(&b, "; holds the write end of the command's %s", strings.Join(p.Holds, " and "))
 	} else if len(p.Stdio) > 0 {

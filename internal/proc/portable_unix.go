@@ -17,6 +17,10 @@ func groupAndSession(pid int) (pgid, sid int) {
 	return pgid, sid
 }
 
+// hasGroups says that a process's line names its group and session
+// (see Facts.String).
+const hasGroups = true
+
 // maxFD bounds the look for open descriptors where /dev/fd cannot list
 // them (a FreeBSD without fdescfs shows 0 to 2 only).
 const maxFD = 4096
