@@ -399,7 +399,7 @@ func awaitDead(t *proc.Tracker, known []proc.Identity, grace time.Duration) []pr
 
 func (d *Fixture) removeDir() {
 	if d.dir != "" {
-		os.RemoveAll(d.dir)
+		proc.RemoveAll(d.dir)
 	}
 }
 

@@ -195,7 +195,7 @@ func (d *Fixture) removeInterrupted() []string {
 		removed = append(removed, filepath.Dir(cg))
 	}
 	os.Remove(d.spec.Marker)
-	if d.dir != "" && os.RemoveAll(d.dir) == nil {
+	if d.dir != "" && proc.RemoveAll(d.dir) == nil {
 		removed = append(removed, d.dir)
 	}
 	d.guard.End()

@@ -199,7 +199,7 @@ func (r Remains) RemoveFolder() (string, error) {
 	if _, err := os.Lstat(r.Dir); err != nil {
 		return "", nil
 	}
-	if err := os.RemoveAll(r.Dir); err != nil {
+	if err := RemoveAll(r.Dir); err != nil {
 		return "", err
 	}
 	return r.Dir, nil

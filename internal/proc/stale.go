@@ -87,7 +87,7 @@ func RemoveStale(dir, prefix string) {
 			c.Remove() // waits up to a second for the killed to leave
 			continue
 		}
-		os.RemoveAll(path)
+		RemoveAll(path)
 	}
 }
 

@@ -33,5 +33,8 @@
 //	proc TOKEN PID START  a process of the fixture, by identity
 //	end TOKEN             cleaned up: forget it
 //
-// Only Unix systems run fixtures, so only they start a watchdog.
+// On Windows the pipe's read end is the one handle the watchdog inherits,
+// named in its arguments; it starts in a process group of its own, which
+// Ctrl-C does not reach, and kills by handle, checked against the
+// creation time.
 package watchdog

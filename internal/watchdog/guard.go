@@ -199,12 +199,9 @@ func start() error {
 	}
 	// Not an exec.Cmd: it is never waited for while the test runs, which
 	// GODEBUG=execwait=2 would take for a bug.
-	p, err := os.StartProcess(exe, []string{exe, roleArg(self)}, &os.ProcAttr{
-		Dir:   "/", // it holds no test's working directory
-		Env:   environ(),
-		Files: []*os.File{null, null, null, r}, // r becomes descriptor 3: pipeFD
-		Sys:   sysProcAttr(),
-	})
+	attr, in := procAttr(null, r)
+	attr.Env = environ()
+	p, err := os.StartProcess(exe, []string{exe, roleArg(self, in)}, attr)
 	if err != nil {
 		w.Close()
 		return err

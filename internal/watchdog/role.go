@@ -8,13 +8,15 @@ import (
 	"github.com/exectest/exectest/internal/proc"
 )
 
-// roleFlag starts the watchdog's arguments: -exectest.watchdog=PID,START,
-// the test process's identity as it reads it (see [proc.MeasureStartsAs]).
+// roleFlag starts the watchdog's arguments: -exectest.watchdog=PID,START,IN:
+// the test process's identity as it reads it (see [proc.MeasureStartsAs]),
+// and the descriptor (on Windows, the handle) of the pipe's read end.
 const roleFlag = "-exectest.watchdog="
 
-// roleArg is the watchdog's argument for the test process owner.
-func roleArg(owner proc.Identity) string {
-	return fmt.Sprintf("%s%d,%d", roleFlag, owner.PID, owner.Start)
+// roleArg is the watchdog's argument for the test process owner, whose
+// pipe it reads from descriptor in.
+func roleArg(owner proc.Identity, in uintptr) string {
+	return fmt.Sprintf("%s%d,%d,%d", roleFlag, owner.PID, owner.Start, in)
 }
 
 // A test binary started as the watchdog serves as one and exits here,
@@ -23,9 +25,12 @@ func init() {
 	if len(os.Args) != 2 || !strings.HasPrefix(os.Args[1], roleFlag) {
 		return
 	}
-	var owner proc.Identity
-	n, err := fmt.Sscanf(strings.TrimPrefix(os.Args[1], roleFlag), "%d,%d", &owner.PID, &owner.Start)
-	if err != nil || n != 2 || owner.PID <= 1 {
+	var (
+		owner proc.Identity
+		in    uintptr
+	)
+	n, err := fmt.Sscanf(strings.TrimPrefix(os.Args[1], roleFlag), "%d,%d,%d", &owner.PID, &owner.Start, &in)
+	if err != nil || n != 3 || owner.PID <= 1 {
 		exit(2)
 	}
 	// Closed before the signals are ignored, which tells its tests that
@@ -37,6 +42,6 @@ func init() {
 	// Read as the test process reads them, the identities it sends match.
 	// Should the test process be gone already, it sent nothing to match.
 	proc.MeasureStartsAs(owner)
-	serve(owner.PID, os.NewFile(pipeFD, "watchdog"))
+	serve(owner.PID, os.NewFile(in, "watchdog"))
 	exit(0)
 }

@@ -15,10 +15,18 @@ import (
 // pipeFD is the watchdog's descriptor of the pipe's read end.
 const pipeFD = 3
 
-// sysProcAttr puts the watchdog in a process group of its own: Ctrl-C at
-// a terminal goes to the foreground group, the test process's, and must
-// not end the watchdog before it has cleaned up after it.
-func sysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+// procAttr starts the watchdog with /dev/null as its stdio and r, the
+// pipe's read end, as descriptor pipeFD, in a process group of its own:
+// Ctrl-C at a terminal goes to the foreground group, the test process's,
+// and must not end the watchdog before it has cleaned up after it. in is
+// the descriptor the watchdog reads.
+func procAttr(null, r *os.File) (attr *os.ProcAttr, in uintptr) {
+	return &os.ProcAttr{
+		Dir:   "/", // it holds no test's working directory
+		Files: []*os.File{null, null, null, r},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	}, pipeFD
+}
 
 // ignoreSignals keeps the watchdog alive through what ends a test run
 // from outside (a kill of the whole session or job sends SIGTERM or

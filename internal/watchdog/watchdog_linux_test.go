@@ -281,7 +281,7 @@ func startWatchdog(t *testing.T, owner proc.Identity, env ...string) startedWatc
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	cmd := exec.Command(exe, watchdog.RoleArg(owner))
+	cmd := exec.Command(exe, watchdog.RoleArg(owner, 3)) // ExtraFiles[0] is descriptor 3
 	cmd.Env = append(os.Environ(), env...)
 	cmd.ExtraFiles = []*os.File{r}
 	//execcheck:ignore the watchdog starts nothing; the test waits for it, and the cleanup kills it
