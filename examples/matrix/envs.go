@@ -30,17 +30,37 @@ func envs() []env {
 	return []env{
 		{name: "direct", unavailable: always},
 		{name: "launcher (child exits at once)", opts: shape(exectest.Launcher()), unavailable: always},
-		{name: "job-control (set -m) descendant", opts: shape(exectest.JobControl()), unavailable: needs("bash")},
-		{name: "TERM-ignoring descendant", opts: shape(exectest.IgnoresTerm()), unavailable: always},
-		{name: "escaping (setsid) descendant", opts: shape(exectest.Escaping()), unavailable: needs("setsid")},
-		{name: "double-fork daemon", opts: shape(exectest.DoubleFork()), unavailable: needs("setsid")},
-		{name: "bwrap, shared PID namespace", wrap: bwrapArgs(), unavailable: bwrapUnavailable},
-		{name: "bwrap --unshare-pid --die-with-parent", wrap: append(bwrapArgs(), "--unshare-pid", "--die-with-parent"), unavailable: both(bwrapUnavailable, otherPIDNamespace)},
+		{name: "job-control (set -m) descendant", opts: shape(exectest.JobControl()), unavailable: both(noShapeOnWindows, needs("bash"))},
+		{name: "TERM-ignoring descendant", opts: shape(exectest.IgnoresTerm()), unavailable: noShapeOnWindows},
+		{name: "escaping (setsid) descendant", opts: shape(exectest.Escaping()), unavailable: both(noShapeOnWindows, needs("setsid"))},
+		{name: "double-fork daemon", opts: shape(exectest.DoubleFork()), unavailable: both(noShapeOnWindows, needs("setsid"))},
+		{name: "bwrap, shared PID namespace", wrap: bwrapArgs(), unavailable: both(noBwrapOnWindows, bwrapUnavailable)},
+		{name: "bwrap --unshare-pid --die-with-parent", wrap: append(bwrapArgs(), "--unshare-pid", "--die-with-parent"), unavailable: both(noBwrapOnWindows, both(bwrapUnavailable, otherPIDNamespace))},
 		{name: "hermetic fixture", opts: shape(exectest.Hermetic()), unavailable: always},
 	}
 }
 
 func always() string { return "" }
+
+// onWindows starts the reason of a row that Windows cannot have: a fact
+// of the system, not a program to install.
+const onWindows = "windows: "
+
+// noShapeOnWindows says that the shape needs what Windows lacks, or "".
+func noShapeOnWindows() string {
+	if runtime.GOOS == "windows" {
+		return onWindows + "no such shape there (no sessions, process groups or signal dispositions of that kind)"
+	}
+	return ""
+}
+
+// noBwrapOnWindows says that bubblewrap is Linux's, or "".
+func noBwrapOnWindows() string {
+	if runtime.GOOS == "windows" {
+		return onWindows + "no bubblewrap there (Linux namespaces)"
+	}
+	return ""
+}
 
 // needs says that the shell fixture's shape cannot be made here without
 // a program, or "": without it the fixture would skip each cell of the

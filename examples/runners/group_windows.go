@@ -7,3 +7,6 @@ func ownGroup(*exec.Cmd) {}
 
 // killGroup kills the process alone, all that Windows offers here.
 func killGroup(cmd *exec.Cmd) error { return cmd.Process.Kill() }
+
+// trueArgv is a command that exits 0 at once.
+var trueArgv = []string{"cmd.exe", "/c", "exit 0"}

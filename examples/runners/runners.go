@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -34,7 +35,7 @@ var All = []Variant{
 	{Name: "Setpgid + group kill + WaitDelay", Run: GroupKill},
 	{Name: "cancelpolicy.Apply", Run: Policy},
 	{Name: "cancelpolicy.Run", Run: PolicyRun},
-	{Name: "cancelpolicy.Run + Graceful", Run: PolicyGraceful},
+	{Name: "cancelpolicy.Run + Graceful", Run: PolicyGraceful, Unavailable: GracefulUnavailable},
 	{Name: "cancelpolicy.Run + Contain", Run: PolicyContain, Unavailable: ContainUnavailable},
 	{Name: "abandoning select-on-ctx", Run: Abandoning},
 }
@@ -115,6 +116,17 @@ func PolicyContain(ctx context.Context, argv []string) error {
 	return cancelpolicy.Run(ctx, command(ctx, argv), cancelpolicy.Contain())
 }
 
+// GracefulUnavailable says why cancelpolicy.Graceful cannot run here, or
+// "": it asks cancelpolicy itself, whose Run refuses it where a process
+// can only be terminated (Windows), without starting anything.
+var GracefulUnavailable = sync.OnceValue(func() string {
+	cmd := exec.Command(trueArgv[0], trueArgv[1:]...)
+	if err := cancelpolicy.Run(context.Background(), cmd, cancelpolicy.Graceful(syscall.SIGTERM, time.Millisecond)); err != nil && cmd.Process == nil {
+		return runtime.GOOS + ": " + err.Error() // a fact of the system: the matrix lets it pass under EXECTEST_STRICT=1
+	}
+	return ""
+})
+
 // ContainUnavailable says why cancelpolicy.Contain cannot run here (not
 // root and not in a delegated cgroup, no cgroup v2, no cgroup.kill), or
 // "". It asks cancelpolicy itself, once, by containing /bin/true: the
@@ -122,7 +134,7 @@ func PolicyContain(ctx context.Context, argv []string) error {
 var ContainUnavailable = sync.OnceValue(func() string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := cancelpolicy.Run(ctx, exec.CommandContext(ctx, "/bin/true"), cancelpolicy.Contain()); err != nil {
+	if err := cancelpolicy.Run(ctx, exec.CommandContext(ctx, trueArgv[0], trueArgv[1:]...), cancelpolicy.Contain()); err != nil {
 		return err.Error()
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -99,7 +100,9 @@ func TestPrivatePIDStopsADaemon(t *testing.T) {
 }
 
 func TestNoBwrap(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
+	// A folder that does not exist: nothing is on PATH. (Not t.TempDir,
+	// whose removal fails under Wine 8, where this test runs too.)
+	t.Setenv("PATH", filepath.Join(os.TempDir(), "exectest-no-such-folder"))
 	if _, err := Run(context.Background(), SharedPID, []string{"/bin/true"}); !errors.Is(err, ErrNoBwrap) {
 		t.Errorf("Run without bwrap on PATH: got %v, want ErrNoBwrap", err)
 	}
