@@ -104,9 +104,13 @@
 // once it runs a program without the fixture's token in its arguments, or
 // the command's pipe ends left in the test process; [Result] (its Tracker),
 // every failure and every skip say so, and the tests of what it cannot
-// reach skip. On Windows the package builds and [NewDescendant] skips (no
-// /bin/sh, no FIFO), or fails under EXECTEST_STRICT=1. docs/platforms.md
-// in the repository has the table of what is checked where.
+// reach skip. On Windows the fixture is always the test binary (there is
+// no /bin/sh), so its package needs [VerifyTestMain] as TestMain, or
+// [NewDescendant] skips saying so; it reports through a file instead of a
+// FIFO, and the shapes that need sessions, process groups or signal
+// dispositions skip. That is run under Wine 8 in CI, not on Windows.
+// docs/platforms.md in the repository has the table of what is checked
+// where.
 //
 // The README and docs/how-it-works.md in the repository tell how each
 // verdict is reached: https://github.com/exectest/exectest.

@@ -37,6 +37,7 @@
 // Off Linux (macOS, FreeBSD, OpenBSD, Windows), and on Linux with
 // EXECTEST_PORTABLE=1, processes, parents and creation times come from
 // gopsutil and there is no child subreaper: an escaped orphan goes to init
-// and is not seen, which every report says. Where gopsutil lists no
+// and is not seen, which every report says (on Windows, an orphan whose
+// parent exited: run under Wine 8 in CI). Where gopsutil lists no
 // process (NetBSD), every check fails, saying so, rather than find nothing.
 package proctest
