@@ -213,7 +213,7 @@ func (ps *pkgState) site(rs *runSite, r *instance, plat platform) Site {
 	default:
 		return s
 	}
-	fx := ps.fixFor(rs, r, v)
+	fx := ps.fixFor(rs, r, v, plat)
 	s.Fix = fx.advice
 	if ig != "" {
 		return s

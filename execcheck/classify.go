@@ -110,6 +110,9 @@ type verdict struct {
 
 func classify(rs *runSite, p *props, plat platform) verdict {
 	if rs.kind.policy() {
+		if plat == platJobs {
+			return verdict{class: OK, reason: rs.kind.String() + jobPolicyReason}
+		}
 		v := verdict{class: OK, reason: rs.kind.String() + ": a cancel kills the command's process group, also after the direct child exited"}
 		if c := containWhy(p); c != "" && !rs.opts {
 			v.reason += "; " + c + ": only cancelpolicy.Contain() stops what leaves the group"

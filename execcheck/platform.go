@@ -27,6 +27,32 @@ const (
 
 func (pl platform) groups() bool { return pl == platGroups }
 
+// jobAdvice ends the fix of a site on Windows: cancelpolicy is the fix
+// there too, with a job object where Unix has the process group.
+const jobAdvice = ": cancelpolicy starts the command suspended in a job object of its own, and a cancel terminates the job, descendants included (Windows)"
+
+// jobPolicyReason is why cancelpolicy.Run and Start are ok on Windows.
+const jobPolicyReason = ": a cancel terminates the command's job object, descendants included, also after the direct child exited"
+
+// unixOnlyFix are texts that do not build on Windows: a SuggestedFix that
+// would insert one is not offered for a file that builds for Windows.
+var unixOnlyFix = []string{"Setpgid", "Setsid", "Kill(-"}
+
+// forJobs returns f, or nil if an edit of f would not build on Windows.
+func forJobs(f *analysis.SuggestedFix) *analysis.SuggestedFix {
+	if f == nil {
+		return nil
+	}
+	for _, e := range f.TextEdits {
+		for _, s := range unixOnlyFix {
+			if strings.Contains(string(e.NewText), s) {
+				return nil
+			}
+		}
+	}
+	return f
+}
+
 // buildPlatform reads the platform of the build analyzed from the
 // syscall.SysProcAttr os/exec was type-checked with. The analysis runs for
 // one GOOS (go vet's, or GOOS=windows execcheck), which runtime.GOOS and
