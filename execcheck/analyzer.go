@@ -37,7 +37,10 @@ struct fields and other packages, and classifies what a cancel does:
             program that is no launcher, a group kill by hand, or no cancel
 
 The fix is cancelpolicy.Run(ctx, cmd) (github.com/exectest/exectest/
-cancelpolicy); -fix applies it where the rewrite is mechanical. An
+cancelpolicy); -fix applies it where the rewrite is mechanical. On
+Windows (a windows build, or a file that builds only there) the advice
+is the job object that call puts the command in, never a process group
+or Setpgid. An
 //execcheck:ignore <reason> comment on the line of the run or the command,
 or the line above, keeps a site from being reported; the reason is
 required.`
