@@ -37,7 +37,10 @@ struct fields and other packages, and classifies what a cancel does:
             program that is no launcher, a group kill by hand, or no cancel
 
 The fix is cancelpolicy.Run(ctx, cmd) (github.com/exectest/exectest/
-cancelpolicy); -fix applies it where the rewrite is mechanical. An
+cancelpolicy); -fix applies it where the rewrite is mechanical. On
+Windows (a windows build, or a file that builds only there) the advice
+is the job object that call puts the command in, never a process group
+or Setpgid. An
 //execcheck:ignore <reason> comment on the line of the run or the command,
 or the line above, keeps a site from being reported; the reason is
 required.`
@@ -94,7 +97,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ps.exportFacts(order)
-	res.Sites = ps.sites(hasGroups(execPkg))
+	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil
 }
 
@@ -140,38 +143,9 @@ func execPackage(pass *analysis.Pass) *types.Package {
 	return nil
 }
 
-// hasGroups reports whether the build has process groups: whether
-// syscall.SysProcAttr has Setpgid (not on windows, plan9, js or wasip1).
-func hasGroups(execPkg *types.Package) bool {
-	cmd, _ := execPkg.Scope().Lookup("Cmd").(*types.TypeName)
-	if cmd == nil {
-		return true
-	}
-	st, ok := cmd.Type().Underlying().(*types.Struct)
-	if !ok {
-		return true
-	}
-	for f := range st.Fields() {
-		if f.Name() != "SysProcAttr" {
-			continue
-		}
-		attr, ok := derefStruct(f.Type())
-		if !ok {
-			return false
-		}
-		for af := range attr.Fields() {
-			if af.Name() == "Setpgid" {
-				return true
-			}
-		}
-		return false
-	}
-	return true
-}
-
 // sites classifies every run of every command of the package and reports
 // the findings.
-func (ps *pkgState) sites(groups bool) []Site {
+func (ps *pkgState) sites(pl *platforms) []Site {
 	var out []Site
 	seen := map[*instance]bool{}
 	for _, x := range ps.all {
@@ -200,7 +174,7 @@ func (ps *pkgState) sites(groups bool) []Site {
 			}
 		default:
 			for _, rs := range r.runs {
-				out = append(out, ps.site(rs, r, groups))
+				out = append(out, ps.site(rs, r, pl.at(ps.fileOf(rs.pos))))
 			}
 		}
 		if len(r.runs) == 0 && len(r.p.Creations) > 0 && !r.ret && len(r.p.Escapes) > 0 {
@@ -218,8 +192,8 @@ func (ps *pkgState) sites(groups bool) []Site {
 	return out
 }
 
-func (ps *pkgState) site(rs *runSite, r *instance, groups bool) Site {
-	v := classify(rs, &r.p, groups)
+func (ps *pkgState) site(rs *runSite, r *instance, plat platform) Site {
+	v := classify(rs, &r.p, plat)
 	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Class: v.class, Reason: v.reason}
 	for _, c := range r.p.Creations {
 		s.Made = append(s.Made, c.Where)
@@ -242,7 +216,7 @@ func (ps *pkgState) site(rs *runSite, r *instance, groups bool) Site {
 	default:
 		return s
 	}
-	fx := ps.fixFor(rs, r, v)
+	fx := ps.fixFor(rs, r, v, plat)
 	s.Fix = fx.advice
 	if ig != "" {
 		return s

@@ -108,8 +108,11 @@ type verdict struct {
 	job     bool // a signal background jobs ignore: Graceful
 }
 
-func classify(rs *runSite, p *props, groups bool) verdict {
+func classify(rs *runSite, p *props, plat platform) verdict {
 	if rs.kind.policy() {
+		if plat == platJobs {
+			return verdict{class: OK, reason: rs.kind.String() + jobPolicyReason}
+		}
 		v := verdict{class: OK, reason: rs.kind.String() + ": a cancel kills the command's process group, also after the direct child exited"}
 		if c := containWhy(p); c != "" && !rs.opts {
 			v.reason += "; " + c + ": only cancelpolicy.Contain() stops what leaves the group"
@@ -176,10 +179,12 @@ func classify(rs *runSite, p *props, groups bool) verdict {
 		pipeWhy = "the output is collected by " + rs.kind.String() + "()"
 	}
 
-	if !groups {
-		// No process groups on this system (windows): a cancel reaches the
-		// direct child only, whatever the code does; only a Wait nothing
-		// bounds is a finding, and WaitDelay (cancelpolicy sets one) fixes it.
+	if !plat.groups() {
+		// No process groups on this system (windows, or a file that
+		// builds only there; plan9, js, wasip1): short of cancelpolicy
+		// (a job object on windows), a cancel reaches the direct child
+		// only; only a Wait nothing bounds is a finding, and cancelpolicy
+		// (which also sets a WaitDelay) fixes it.
 		if p.CopyPipe && !p.WaitDelay {
 			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): a descendant holding the pipe keeps Wait waiting after the cancel", p.CopyWhy)}
 		}

@@ -21,8 +21,9 @@ type fixed struct {
 // fixFor says what to change at a finding and, where the rewrite is
 // mechanical and right, makes it: a Run, Output or CombinedOutput of a
 // command from exec.CommandContext whose context is in scope at the run,
-// with no kill by hand, becomes cancelpolicy.Run.
-func (ps *pkgState) fixFor(rs *runSite, r *instance, v verdict) fixed {
+// with no kill by hand, becomes cancelpolicy.Run. On Windows (plat) the
+// advice is the job object cancelpolicy makes, never a process group.
+func (ps *pkgState) fixFor(rs *runSite, r *instance, v verdict, plat platform) fixed {
 	ctxText, cmdText := "ctx", "cmd"
 	ctxExpr := ps.uniqueCtx(r)
 	if ctxExpr != nil && simpleExpr(ctxExpr) {
@@ -35,7 +36,11 @@ func (ps *pkgState) fixFor(rs *runSite, r *instance, v verdict) fixed {
 	if v.job {
 		opts = append(opts, "cancelpolicy.Graceful(sig, grace)")
 	}
-	if c := containWhy(&r.p); c != "" {
+	contain := containWhy(&r.p)
+	if plat == platJobs {
+		contain = "" // the job allows no breakaway: nothing leaves it
+	}
+	if contain != "" {
 		opts = append(opts, "cancelpolicy.Contain()")
 	}
 	call := fmt.Sprintf("cancelpolicy.Run(%s, %s%s)", ctxText, cmdText, joinOpts(opts))
@@ -57,12 +62,18 @@ func (ps *pkgState) fixFor(rs *runSite, r *instance, v verdict) fixed {
 	if v.job {
 		advice += ": the group gets sig, then SIGKILL after the grace"
 	}
-	if c := containWhy(&r.p); c != "" {
-		advice += " (" + c + ": only a cgroup of its own stops what leaves the group; Linux)"
+	if contain != "" {
+		advice += " (" + contain + ": only a cgroup of its own stops what leaves the group; Linux)"
+	}
+	if plat == platJobs {
+		advice += jobAdvice
 	}
 	f := fixed{advice: advice}
 	if len(opts) == 0 {
 		f.fix = ps.rewrite(rs, r, ctxExpr)
+	}
+	if plat == platJobs {
+		f.fix = forJobs(f.fix)
 	}
 	return f
 }
