@@ -1,0 +1,64 @@
+package exectest
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+type runFunc func() int
+
+func (f runFunc) Run() int { return f() }
+
+// BenchmarkWindowsLeak is what the leaked process of
+// TestVerifyTestMainProcessesOnWindows runs: it sleeps, as long as its
+// -test.benchtime asks.
+func BenchmarkWindowsLeak(b *testing.B) {
+	for b.Loop() {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// On Windows (run under Wine), a process left running fails a passing
+// run, is named and killed; without it the run passes.
+func TestVerifyTestMainProcessesOnWindows(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, leak := range map[string]bool{"leak": true, "clean": false} {
+		t.Run(name, func(t *testing.T) {
+			var cmd *exec.Cmd
+			var report strings.Builder
+			code := verifyTestMain(runFunc(func() int {
+				if leak {
+					cmd = exec.Command(exe, "-test.run=^$", "-test.bench=^BenchmarkWindowsLeak$", "-test.benchtime=30s")
+					if err := cmd.Start(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return 0
+			}), &report)
+			if !leak {
+				if code != 0 {
+					t.Errorf("a clean passing run: got exit code %d, want 0; report:\n%s", code, report.String())
+				}
+				return
+			}
+			cmd.Wait() // killed by the check, or the test hangs to its timeout
+			if code != 1 {
+				t.Errorf("a passing run that leaves a process: got exit code %d, want 1; report:\n%s", code, report.String())
+			}
+			for _, want := range []string{"proctest: unexpected processes below the test process: got 1, want 0", "BenchmarkWindowsLeak", "(killed now)"} {
+				if !strings.Contains(report.String(), want) {
+					t.Errorf("report: got\n%s\nwant it to say %q", report.String(), want)
+				}
+			}
+			if cmd.ProcessState.Success() {
+				t.Errorf("the leaked process: got %v, want killed by the check", cmd.ProcessState)
+			}
+		})
+	}
+}
