@@ -39,7 +39,9 @@ func (d *Descendant) Argv() []string { return d.f.Argv() }
 
 // Script is the path of an executable file that does what [Descendant.Argv]
 // does, for code that takes the path of a binary. It is written on the
-// first call, in the fixture's folder: it is gone once the check ends.
+// first call, in the fixture's folder: it is gone once the check ends. On
+// Windows it is a .cmd file: the command's direct child is then cmd.exe,
+// which runs the fixture.
 func (d *Descendant) Script() string {
 	d.f.TB().Helper()
 	return d.f.Script()

@@ -131,3 +131,26 @@ func TestSkipsOnWindowsSayWhy(t *testing.T) {
 		f.WantVerdict(t, want, "the descendant never proved it runs", "fix: run must start d.Argv()")
 	}
 }
+
+// Script on Windows is a .cmd file, which os/exec runs through cmd.exe:
+// the default Cancel ends cmd.exe alone and the fixture outlives it;
+// cancelpolicy.Run ends the whole tree.
+func TestScriptOnWindows(t *testing.T) {
+	run := func(fixed bool) func(tb testing.TB) {
+		return func(tb testing.TB) {
+			d := exectest.NewDescendant(tb)
+			exectest.AssertCancel(tb, d, func(ctx context.Context) error {
+				var out bytes.Buffer
+				cmd := exec.CommandContext(ctx, d.Script())
+				cmd.Stdout = &out
+				cmd.WaitDelay = 100 * time.Millisecond
+				if fixed {
+					return cancelpolicy.Run(ctx, cmd)
+				}
+				return cmd.Run()
+			}, exectest.ProofTimeout(30*time.Second))
+		}
+	}
+	systemtest.RunFake(t, run(false)).WantVerdict(t, "fail", "alive after run returned", wantJobFix)
+	systemtest.RunFake(t, run(true)).WantVerdict(t, "pass")
+}

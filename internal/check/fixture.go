@@ -222,7 +222,7 @@ func (d *Fixture) writeScript() (string, error) {
 			return "", err
 		}
 	}
-	path := filepath.Join(d.dir, "exectest-"+d.spec.Token)
+	path := filepath.Join(d.dir, "exectest-"+d.spec.Token+fixture.ScriptExt)
 	if err := writeExecutable(path, []byte(body)); err != nil {
 		return "", fmt.Errorf("%w (TMPDIR must be writable, and allow executables)", err)
 	}

@@ -12,4 +12,4 @@ var selfRaised = map[syscall.Signal]bool{
 // noWatchText says why Windows cannot tell how a process ended: a
 // process ended by TerminateProcess (a Job Object's termination too) has
 // the exit code its killer chose, like one that exited by itself.
-const noWatchText = "windows: how the descendant ended cannot be told (a process that TerminateProcess ended has an exit code like one that exited)"
+const noWatchText = "windows: a process that TerminateProcess ended has an exit code like one that exited by itself"
