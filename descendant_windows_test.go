@@ -12,47 +12,31 @@ import (
 	"github.com/exectest/exectest/internal/systemtest"
 )
 
-// The runners of these tests, on Windows: the bug (a buffer and the
-// default Cancel), the half-fix (WaitDelay), and the fix line's change
-// applied to each, exactly: cancelpolicy.Run(ctx, cmd) in place of
-// cmd.Run().
-func runDefault(d *exectest.Descendant) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var out bytes.Buffer
-		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		cmd.Stdout = &out
-		return cmd.Run()
+// runner is a runner of these tests, on Windows: the bug (a buffer and
+// the default Cancel), the half-fix (a WaitDelay), and the fix line's
+// change applied to either, exactly: cancelpolicy.Run(ctx, cmd) in place
+// of cmd.Run().
+func runner(waitDelay time.Duration, fixed bool) func(*exectest.Descendant) func(context.Context) error {
+	return func(d *exectest.Descendant) func(context.Context) error {
+		return func(ctx context.Context) error {
+			var out bytes.Buffer
+			cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
+			cmd.Stdout = &out
+			cmd.WaitDelay = waitDelay
+			if fixed {
+				return cancelpolicy.Run(ctx, cmd)
+			}
+			return cmd.Run()
+		}
 	}
 }
 
-func runWaitDelay(d *exectest.Descendant) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var out bytes.Buffer
-		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		cmd.Stdout = &out
-		cmd.WaitDelay = 100 * time.Millisecond
-		return cmd.Run()
-	}
-}
-
-func runFixed(d *exectest.Descendant) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var out bytes.Buffer
-		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		cmd.Stdout = &out
-		return cancelpolicy.Run(ctx, cmd)
-	}
-}
-
-func runFixedWaitDelay(d *exectest.Descendant) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var out bytes.Buffer
-		cmd := exec.CommandContext(ctx, d.Argv()[0], d.Argv()[1:]...)
-		cmd.Stdout = &out
-		cmd.WaitDelay = 100 * time.Millisecond
-		return cancelpolicy.Run(ctx, cmd)
-	}
-}
+var (
+	runDefault        = runner(0, false)
+	runWaitDelay      = runner(100*time.Millisecond, false)
+	runFixed          = runner(0, true)
+	runFixedWaitDelay = runner(100*time.Millisecond, true)
+)
 
 // The fix lines on Windows (see internal/check/fix_windows.go).
 const (
