@@ -85,6 +85,7 @@ func brokenSleepIsNeverAPass(t *testing.T, runs int) {
 			}
 			t.Run(name+"/"+rname, func(t *testing.T) {
 				t.Setenv("EXECTEST_STRICT", "0")
+				hung := 0
 				for i := range runs {
 					f := systemtest.RunFake(t, func(tb testing.TB) {
 						d := exectest.NewDescendant(tb)
@@ -93,12 +94,22 @@ func brokenSleepIsNeverAPass(t *testing.T, runs int) {
 					// Vacuous, or a failure of the runner's own (the file
 					// stdout runner leaves the fixture child behind bwrap);
 					// never the command failing to start, which would prove
-					// the sandbox wrong instead.
+					// the sandbox wrong instead. Under load a broken sleep
+					// may still run at the bound, and hold the pipe: a
+					// true hang, but not what this tests (counted below).
 					rep := f.Recorded()
-					if v := f.Verdict(); v == "pass" || strings.Contains(rep, "run did not start the command") ||
+					v := f.Verdict()
+					if v == "fail" && strings.Contains(rep, "did not return within the bound") {
+						hung++
+						continue
+					}
+					if v == "pass" || strings.Contains(rep, "run did not start the command") ||
 						!strings.Contains(rep, "vacuous") && !strings.Contains(rep, "alive after run returned") {
 						t.Fatalf("run %d: got %s, want skip or fail: a descendant that does not sleep tests nothing:%s", i, v, rep)
 					}
+				}
+				if hung == runs {
+					t.Skipf("every one of %d runs hung: the broken sleep still ran at the 500ms bound (a loaded machine), so none tested the vacuous-pass guard; none passed", runs)
 				}
 			})
 		}
@@ -282,7 +293,9 @@ func TestEarlyCancelSeriesAcrossRows(t *testing.T) {
 			top := systemtest.FreshName(t)
 			fakes := runConcurrently(t, rows(top), func(tb testing.TB) {
 				d := exectest.NewDescendant(tb)
-				exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), exectest.CancelAfter(5*time.Millisecond))
+				// The series is under test, not the bound: 30 checks at
+				// once on a loaded machine take a while to return.
+				exectest.AssertCancel(tb, d, waitsForCancel(d.Argv()), exectest.CancelAfter(5*time.Millisecond), exectest.Within(5*time.Second))
 			})
 			// 19 pass; from the 20th on, each fails.
 			wantVerdicts(t, fakes, map[string]int{"pass": earlySeriesLength - 1, "fail": 30 - earlySeriesLength + 1},
