@@ -45,10 +45,21 @@ const noGroups = "no process groups on this system"
 // classifyNone classifies a site that cancelpolicy does not run with
 // neither process groups nor job objects (Plan 9, js, wasip1): a cancel
 // reaches the direct child whatever the code does, so only a Wait that
-// nothing bounds is a finding (cancelpolicy.Run would set a WaitDelay).
+// nothing bounds is a finding, and a WaitDelay is its fix.
 func classifyNone(p *props) verdict {
 	if p.CopyPipe && !p.WaitDelay {
 		return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): a descendant holding the pipe keeps Wait waiting after the cancel", p.CopyWhy)}
 	}
 	return verdict{class: OK, reason: noGroups + ": a cancel reaches the direct child only, and Wait is bounded (" + boundWhy(p) + ")"}
+}
+
+// noneAdvice is the fix of a hang with neither process groups nor job
+// objects: a WaitDelay. cancelpolicy does not build there (it has no
+// group or job to start the command in), so no rewrite to it is made.
+func noneAdvice(rs *runSite, cmdText string) string {
+	a := "set " + cmdText + ".WaitDelay: os/exec then stops waiting for the pipe that long after the cancel (cancelpolicy does not build for this system, and nothing reaches more than the direct child here)"
+	if rs.via != "" {
+		a = "in " + rs.via + ", " + a
+	}
+	return a
 }

@@ -72,8 +72,9 @@ func funcAt(t *testing.T, file string, line int) string {
 // cancelpolicy.Run terminates the job object the tree runs in: Build,
 // whose Wait nothing bounds, hangs; Serve and Launch, which bound their
 // Wait, orphan; each fix names the job object. Plan 9: neither groups nor
-// job objects, and no cancelpolicy: only Build is a finding, a hang, and
-// the others are ok for want of anything more to reach.
+// job objects, and no cancelpolicy (TestNoPolicyWithoutGroupsOrJobs):
+// only Build is a finding, a hang, whose fix is a WaitDelay, and the
+// others are ok for want of anything more to reach.
 func TestPerOS(t *testing.T) {
 	const (
 		defaultCancel = "a cancel kills only the direct child (exec.CommandContext's default Cancel (Process.Kill))"
@@ -97,7 +98,7 @@ func TestPerOS(t *testing.T) {
 		{"windows", "Serve", execcheck.Orphan, defaultCancel + "; Wait returns in bounded time (WaitDelay = time.Second), but the descendants keep running", jobFix},
 		{"windows", "Launch", execcheck.Orphan, defaultCancel + "; Wait returns in bounded time (WaitDelay = time.Second), but the descendants keep running", jobFix},
 
-		{"plan9", "Build", execcheck.Hang, "stdout is a *bytes.Buffer and nothing bounds Wait (no WaitDelay): a descendant holding the pipe keeps Wait waiting after the cancel", "run it with cancelpolicy.Run(ctx, cmd)"},
+		{"plan9", "Build", execcheck.Hang, "stdout is a *bytes.Buffer and nothing bounds Wait (no WaitDelay): a descendant holding the pipe keeps Wait waiting after the cancel", "set cmd.WaitDelay: os/exec then stops waiting for the pipe that long after the cancel (cancelpolicy does not build for this system, and nothing reaches more than the direct child here)"},
 		{"plan9", "Serve", execcheck.OK, noGroups + ", and Wait is bounded (WaitDelay = time.Second)", ""},
 		{"plan9", "Launch", execcheck.OK, noGroups + ", and Wait is bounded (WaitDelay = time.Second)", ""},
 	} {
@@ -120,6 +121,28 @@ func TestPerOS(t *testing.T) {
 	for goos, ss := range sites {
 		if len(ss) != 3 {
 			t.Errorf("%s: got %d sites, want 3 (Build, Serve, Launch)", goos, len(ss))
+		}
+	}
+}
+
+// TestNoPolicyWithoutGroupsOrJobs: cancelpolicy does not build for Plan
+// 9, js or wasip1, as the advice for those systems says (a WaitDelay, no
+// rewrite to cancelpolicy.Run). Should it build there one day, the
+// advice is to change with it.
+func TestNoPolicyWithoutGroupsOrJobs(t *testing.T) {
+	for _, target := range []string{"plan9/amd64", "js/wasm", "wasip1/wasm"} {
+		goos, goarch, _ := strings.Cut(target, "/")
+		cfg := &packages.Config{
+			Mode: packages.NeedName | packages.NeedTypes,
+			Dir:  analysistest.TestData(),
+			Env:  append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0", "GOPROXY=off", "GOWORK=off"),
+		}
+		pkgs, err := packages.Load(cfg, "github.com/exectest/exectest/cancelpolicy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pkgs) != 1 || len(pkgs[0].Errors) == 0 {
+			t.Errorf("cancelpolicy for %s: got it built, want errors: the advice there says it does not build", target)
 		}
 	}
 }
