@@ -38,9 +38,11 @@ struct fields and other packages, and classifies what a cancel does:
 
 The fix is cancelpolicy.Run(ctx, cmd) (github.com/exectest/exectest/
 cancelpolicy); -fix applies it where the rewrite is mechanical. On
-Windows (a windows build, or a file that builds only there) the advice
-is the job object that call puts the command in, never a process group
-or Setpgid. An
+Windows (a windows build, or a file that builds only there) that call
+puts the tree in a job object a cancel terminates, so a cancel that
+reaches only the direct child is reported there as on Unix, and the
+advice is the job object, never a process group or Setpgid. With
+neither (Plan 9, js, wasip1) only a hang is reported. An
 //execcheck:ignore <reason> comment on the line of the run or the command,
 or the line above, keeps a site from being reported; the reason is
 required.`

@@ -110,14 +110,7 @@ type verdict struct {
 
 func classify(rs *runSite, p *props, plat platform) verdict {
 	if rs.kind.policy() {
-		if plat == platJobs {
-			return verdict{class: OK, reason: rs.kind.String() + jobPolicyReason}
-		}
-		v := verdict{class: OK, reason: rs.kind.String() + ": a cancel kills the command's process group, also after the direct child exited"}
-		if c := containWhy(p); c != "" && !rs.opts {
-			v.reason += "; " + c + ": only cancelpolicy.Contain() stops what leaves the group"
-		}
-		return v
+		return policyVerdict(rs, p, plat)
 	}
 	if len(p.Creations) == 0 {
 		return verdict{class: Unknown, reason: "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)"}
@@ -152,7 +145,7 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 		var effs []effect
 		switch {
 		case p.Applied:
-			effs = []effect{{Group: true, Sig: sigKill, SigParam: -1, Why: "cancelpolicy.Apply's Cancel kills the group"}}
+			effs = []effect{appliedCancel(plat)}
 		case p.CancelSet:
 			effs = p.Cancel
 		default:
@@ -179,16 +172,8 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 		pipeWhy = "the output is collected by " + rs.kind.String() + "()"
 	}
 
-	if !plat.groups() {
-		// No process groups on this system (windows, or a file that
-		// builds only there; plan9, js, wasip1): short of cancelpolicy
-		// (a job object on windows), a cancel reaches the direct child
-		// only; only a Wait nothing bounds is a finding, and cancelpolicy
-		// (which also sets a WaitDelay) fixes it.
-		if p.CopyPipe && !p.WaitDelay {
-			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): a descendant holding the pipe keeps Wait waiting after the cancel", p.CopyWhy)}
-		}
-		return verdict{class: OK, reason: "no process groups on this system: a cancel reaches the direct child only, and Wait is bounded (" + boundWhy(p) + ")"}
+	if plat == platNone {
+		return classifyNone(p)
 	}
 
 	var direct, unknown, job string

@@ -22,7 +22,8 @@ type fixed struct {
 // mechanical and right, makes it: a Run, Output or CombinedOutput of a
 // command from exec.CommandContext whose context is in scope at the run,
 // with no kill by hand, becomes cancelpolicy.Run. On Windows (plat) the
-// advice is the job object cancelpolicy makes, never a process group.
+// advice is the job object cancelpolicy makes, never a process group;
+// where cancelpolicy does not build (platNone), a WaitDelay.
 func (ps *pkgState) fixFor(rs *runSite, r *instance, v verdict, plat platform) fixed {
 	ctxText, cmdText := "ctx", "cmd"
 	ctxExpr := ps.uniqueCtx(r)
@@ -31,6 +32,9 @@ func (ps *pkgState) fixFor(rs *runSite, r *instance, v verdict, plat platform) f
 	}
 	if simpleExpr(rs.cmdExpr) {
 		cmdText = types.ExprString(rs.cmdExpr)
+	}
+	if plat == platNone {
+		return fixed{advice: noneAdvice(rs, cmdText)}
 	}
 	var opts []string
 	if v.job {

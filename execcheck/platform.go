@@ -25,8 +25,6 @@ const (
 	platNone
 )
 
-func (pl platform) groups() bool { return pl == platGroups }
-
 // jobAdvice ends the fix of a site on Windows: cancelpolicy is the fix
 // there too, with a job object where Unix has the process group.
 const jobAdvice = ": cancelpolicy starts the command suspended in a job object of its own, and a cancel terminates the job, descendants included (Windows)"

@@ -116,8 +116,8 @@ func TestFilePlatformInAUnixBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(diags) != 6 {
-		t.Errorf("got %d diagnostics, want 6, as for windows", len(diags))
+	if len(diags) != 12 {
+		t.Errorf("got %d diagnostics, want 12, as for windows", len(diags))
 	}
 	for _, d := range diags {
 		if !strings.HasSuffix(d.Message, jobAdvice) || strings.Contains(d.Message, "group") {

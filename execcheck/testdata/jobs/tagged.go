@@ -16,7 +16,7 @@ func RunTagged(ctx context.Context, argv []string) (string, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run() // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\): a descendant holding the pipe keeps Wait waiting after the cancel; fix: run it with cancelpolicy.Run\(ctx, cmd\): cancelpolicy starts the command suspended in a job object of its own, and a cancel terminates the job, descendants included \(Windows\)$`
+	err := cmd.Run() // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\): Wait lasts as long as any descendant holding the pipe; fix: run it with cancelpolicy.Run\(ctx, cmd\): cancelpolicy starts the command suspended in a job object of its own, and a cancel terminates the job, descendants included \(Windows\)$`
 	return out.String(), err
 }
 

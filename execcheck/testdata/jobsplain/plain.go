@@ -5,8 +5,10 @@
 package jobsplain
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"time"
 
@@ -63,4 +65,61 @@ func Bounded(ctx context.Context, argv []string) error {
 // Policy is the fix.
 func Policy(ctx context.Context, argv []string) error {
 	return cancelpolicy.Run(ctx, exec.CommandContext(ctx, argv[0], argv[1:]...))
+}
+
+// Applied runs a shim through cancelpolicy.Apply: its Cancel kills the
+// group, but only while npx runs (the launcher shape).
+func Applied(ctx context.Context) error {
+	cmd := exec.CommandContext(ctx, "npx", "vite")
+	cmd.Stdout = os.Stdout
+	if err := cancelpolicy.Apply(cmd); err != nil {
+		return err
+	}
+	return cmd.Run() // want `^launcher: Cancel kills the group \(cancelpolicy.Apply's Cancel kills the group\), but os/exec calls Cancel only while the direct child runs, and npx is a launcher shim.*; fix: run it with cancelpolicy.Run\(ctx, cmd\)$`
+}
+
+// AppliedWaiting runs git, which waits for its children, through
+// cancelpolicy.Apply: its group kill stops the waiting shape.
+func AppliedWaiting(ctx context.Context, dir string) error {
+	cmd := exec.CommandContext(ctx, "git", "gc")
+	cmd.Dir = dir
+	if err := cancelpolicy.Apply(cmd); err != nil {
+		return err
+	}
+	return cmd.Run()
+}
+
+// KillCancel says Cancel = Process.Kill out loud.
+func KillCancel(ctx context.Context, argv []string) error {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Kill() }
+	cmd.WaitDelay = time.Second
+	return cmd.Run() // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\)\); Wait returns in bounded time \(WaitDelay = time.Second\), but the descendants keep running; fix: run it with cancelpolicy.Run\(ctx, cmd\)$`
+}
+
+// Launch is the launcher shape: the shell exits at once and leaves the
+// server running, which the default Cancel never reaches.
+func Launch(ctx context.Context) error {
+	cmd := exec.CommandContext(ctx, "sh", "-c", "server &")
+	cmd.WaitDelay = time.Second
+	return cmd.Run() // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(WaitDelay = time.Second\), but the descendants keep running; fix: run it with cancelpolicy.Run\(ctx, cmd\)$`
+}
+
+// Stream reads StdoutPipe to EOF, which WaitDelay does not close.
+func Stream(ctx context.Context, argv []string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.WaitDelay = time.Second
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF \(bufio.NewScanner\), which WaitDelay does not close and nothing bounds Wait; a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\): Wait lasts as long as any descendant holding the pipe; fix: start it with cancelpolicy.Start\(ctx, cmd\) and call the Wait it returns$`
+		return nil, err
+	}
+	var lines []string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines, cmd.Wait()
 }

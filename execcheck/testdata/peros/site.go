@@ -1,8 +1,11 @@
-// Package peros hardens its commands in a _unix.go file with a no-op
-// _windows.go twin. execcheck analyzes one build at a time: on Linux the
-// sites are ok; on Windows, where no group can be killed, only a Wait
-// that nothing bounds is a finding (Build: cancelpolicy.Run would set the
-// WaitDelay), and a kill of the direct child is all there is.
+// Package peros hardens its commands in a _unix.go file with no-op
+// twins for Windows and the other systems. execcheck analyzes one build
+// at a time. On Linux the group kill makes Build and Serve ok, and Launch
+// a launcher (Cancel kills the group only while npx runs). On Windows
+// the default Cancel terminates the direct child alone, where
+// cancelpolicy.Run would terminate the job object the whole tree runs in:
+// Build hangs, Serve and Launch orphan. On Plan 9, with neither groups
+// nor job objects, only Build, whose Wait nothing bounds, is a finding.
 package peros
 
 import (
@@ -23,11 +26,21 @@ func Build(ctx context.Context) ([]byte, error) {
 	return out.Bytes(), err
 }
 
-// Serve bounds its Wait itself.
+// Serve bounds its Wait itself: on Windows the descendants still outlive
+// the cancel.
 func Serve(ctx context.Context) error {
 	cmd := exec.CommandContext(ctx, "go", "run", "./server")
 	harden(cmd)
 	cmd.Stdout = os.Stdout
 	cmd.WaitDelay = time.Second
 	return cmd.Run()
+}
+
+// Launch runs a shim, which exits at once and leaves its work running.
+func Launch(ctx context.Context) error {
+	cmd := exec.CommandContext(ctx, "npx", "vite")
+	harden(cmd)
+	cmd.Stdout = os.Stdout
+	cmd.WaitDelay = time.Second
+	return cmd.Run() // want `^launcher: Cancel kills the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\), but os/exec calls Cancel only while the direct child runs, and npx is a launcher shim`
 }
