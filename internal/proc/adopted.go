@@ -1,34 +1,20 @@
 package proc
 
-import "os"
-
-// Adopted reports whether a process whose parent is ppid is a child of
-// the test process that the test process did not start: an orphan that
-// came to it, the child subreaper, when its own parent exited (a double
-// fork, a setsid daemon, the last process of a group another library
-// killed). Only the Linux mode can tell, and only where Go starts every
-// process with a pidfd (Linux 5.4 and later, as Go decides): every
-// process that os.StartProcess, and so os/exec, started and that nobody
-// has waited for yet has one in the test process, so a child without one
-// came to it. Elsewhere it reports false.
-func Adopted(id Identity, ppid int) bool {
-	if ppid != os.Getpid() {
-		return false
-	}
-	started, ok := current().startedHere()
-	return ok && !started[id.PID]
-}
-
-// ReapAdopted reaps the zombies among the test process's adopted children
-// (see [Adopted]) and returns them. Nobody else can: a zombie waits for
-// its parent, and no os/exec Wait is for it. It never waits for any
-// child (wait4(-1)) and never for a child that os.StartProcess started; a
-// process started with syscall.ForkExec, which has no pidfd, counts as
-// adopted, and its zombie is reaped here too.
+// ReapAdopted reaps the zombies among the main thread's children that
+// nothing else can wait for, and returns them: an orphan the test process
+// adopted as child subreaper (a zombie waits for its parent, and no
+// os/exec Wait is for it), or a child whose starter dropped its handle.
+// It reaps each by pid: never any child (wait4(-1)), never one Go holds a
+// pidfd on (os.StartProcess keeps one until its Wait), never one the
+// toolkit knows the test process started (see [OriginOf]). A child that
+// syscall.ForkExec started, which has no pidfd, is reaped too where it is
+// the main thread's and the toolkit did not see it start. It first
+// records what it knows of every child ([NoteChildren]).
 func ReapAdopted() []Identity {
 	if Portable() {
-		return nil // it cannot tell adopted from started (see Adopted)
+		return nil // it cannot tell adopted from started (see OriginOf)
 	}
+	NoteChildren()
 	// Zombies first, pidfds after: a child started after the look at the
 	// pidfds could be a zombie by the look at the children.
 	var zombies []Identity
@@ -48,7 +34,7 @@ func ReapAdopted() []Identity {
 	}
 	var reaped []Identity
 	for _, id := range zombies {
-		if !started[id.PID] && Reap(id) {
+		if o, _ := recorded(id); o != Started && !started[id.PID] && Reap(id) {
 			reaped = append(reaped, id)
 		}
 	}

@@ -22,7 +22,8 @@ type Facts struct {
 	Role            string   // what the toolkit knows it as: "descendant", "fixture child", ...
 	Stdio           []string // "fd 1 pipe:[1234]", ... for fds 0-2
 	Holds           []string // the command's pipes it holds a write end of (see [Process.Label])
-	Adopted         bool     // the test process did not start it: see [Adopted]
+	Adopted         bool     // it came to the test process when its own parent exited: see [OriginOf]
+	OriginUnknown   bool     // a child of the test process, started by it or adopted: cannot tell (see [OriginOf])
 }
 
 // Process is the facts of a process and its open descriptors.
@@ -41,8 +42,9 @@ func Describe(id Identity, role string) (Process, bool) {
 	if err != nil || s.Zombie() {
 		return Process{}, false
 	}
+	origin := OriginOf(id, s.PPID)
 	p := Process{Facts: Facts{PID: id.PID, Start: id.Start, PPID: s.PPID, PGID: s.PGID, SID: s.SID, State: s.State, Role: role,
-		Adopted: Adopted(id, s.PPID)}}
+		Adopted: origin == Adopted, OriginUnknown: origin == OriginUnknown}}
 	if gp, err := process.NewProcess(int32(id.PID)); err == nil {
 		if args, err := gp.CmdlineSlice(); err == nil {
 			p.Cmdline = joinArgs(args)
@@ -82,8 +84,9 @@ func (p *Process) Label(pipes map[string]string) {
 
 // String is one line: pid, role, parent, group, session, state, age,
 // command line and what its standard descriptors point to. A parent that
-// is the test process (the one that formats the line) says so, and
-// whether it adopted the process instead of starting it.
+// is the test process (the one that formats the line) says so, and that
+// it adopted the process where that is known, or that whether it started
+// or adopted it cannot be told: never a guess either way.
 func (p Facts) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pid %d", p.PID)
@@ -94,6 +97,8 @@ func (p Facts) String() string {
 	switch {
 	case p.PPID == os.Getpid() && p.Adopted:
 		b.WriteString(" (the test process, adopted: its own parent exited)")
+	case p.PPID == os.Getpid() && p.OriginUnknown:
+		b.WriteString(" (the test process; started by it or adopted: cannot tell)")
 	case p.PPID == os.Getpid():
 		b.WriteString(" (the test process)")
 	}
