@@ -49,6 +49,11 @@ const (
 	runsOutput         = "Output"
 	runsCombinedOutput = "CombinedOutput"
 	runsBetween        = "Start"
+	// run runs the command with cancelpolicy already: a line that adds an
+	// option says to add it to that call, which "in place of cmd.Run()"
+	// would not (there is no cmd.Run() to replace).
+	runsPolicyRun   = "cancelpolicy.Run"
+	runsPolicyStart = "cancelpolicy.Start"
 )
 
 // inPlaceOf is inPlace for how run runs the command.
@@ -68,8 +73,11 @@ func inPlaceOf(call string) string {
 // forRunCall is msg, a failure's text, with each fix line's cancelpolicy
 // call and what it replaces said for call, how run runs the command.
 func forRunCall(msg, call string) string {
-	if call == "" {
+	switch call {
+	case "":
 		return msg
+	case runsPolicyRun, runsPolicyStart:
+		return withOptionsAdded(msg, call)
 	}
 	var b strings.Builder
 	for {
@@ -87,6 +95,40 @@ func forRunCall(msg, call string) string {
 		msg = msg[i+len(inPlace):]
 	}
 	return b.String() + msg
+}
+
+// withOptionsAdded is msg with each fix line's "cancelpolicy.Run(ctx,
+// cmd, OPTIONS) in place of ..." said for run that already calls policy
+// (cancelpolicy.Run or cancelpolicy.Start): add OPTIONS to that call. A
+// line that names no option is left as it is.
+func withOptionsAdded(msg, policy string) string {
+	const call = "cancelpolicy.Run(ctx, cmd, "
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, inPlace)
+		if i < 0 {
+			break
+		}
+		head := msg[:i]
+		j := strings.LastIndex(head, call)
+		if j < 0 || !strings.HasSuffix(head, ")") {
+			b.WriteString(head + inPlace)
+		} else {
+			opts := strings.TrimSuffix(head[j+len(call):], ")")
+			b.WriteString(head[:j] + addOptions(policy, opts))
+		}
+		msg = msg[i+len(inPlace):]
+	}
+	return b.String() + msg
+}
+
+// addOptions says to add opts to the options of run's call to policy.
+func addOptions(policy, opts string) string {
+	what := "add " + opts + " to the options of the " + policy + " call that run makes"
+	if strings.HasPrefix(opts, "cancelpolicy.Graceful(") {
+		what += ", in place of a Graceful it has"
+	}
+	return what + ": " + policy + "(ctx, cmd, ..., " + opts + ")"
 }
 
 // fixKillCgroup is the fix where the command runs in a cgroup the code

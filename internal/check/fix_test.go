@@ -692,6 +692,8 @@ func TestFailuresDocListsEveryFixLine(t *testing.T) {
 		check.ForRunCall(check.FixLines["own group"], "Output"),
 		check.ForRunCall(check.FixLines["own group"], "CombinedOutput"),
 		check.ForRunCall(check.FixLines["own group"], "Start"),
+		check.ForRunCall(check.FixLines["contain"], "cancelpolicy.Run"),
+		check.ForRunCall(check.FixIgnored(syscall.SIGINT, 500*time.Millisecond), "cancelpolicy.Run"),
 		check.FixIgnored(syscall.SIGINT, 500*time.Millisecond),
 		check.FixKillCgroup("<dir>"),
 		check.FixReach("<dir>"),
