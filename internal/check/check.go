@@ -435,8 +435,12 @@ func (c *check) judgeUnproved(snap monitor.Snapshot) {
 		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.cancelDelay), c.why, short(c.elapsed), c.out.err)
 	}
 	ran := monitor.RanUnreported(c.out.err, c.d.spec)
+	var earlyErr error
+	if c.early {
+		earlyErr = c.out.err
+	}
 	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: a report %q from the fixture\n%s\nthe fixture: %s\n%s",
-		"exectest "+c.d.spec.Token+" alive", when, snap.Explain(ran), fixUnproved(snap, ran, c.d.dir))
+		"exectest "+c.d.spec.Token+" alive", when, snap.Explain(ran), fixUnproved(snap, ran, c.d.dir, earlyErr))
 }
 
 // writeTracker says how the fixture's processes were followed where that

@@ -300,6 +300,21 @@ const (
 	fixReport        = "fix: make the descendant run where the command runs: see what the fixture reported above"
 )
 
+// fixNotStarted is the fix where run returned err before any cancel and
+// before any process of the command reported, and err carries no exit
+// status (the command did not run to an exit that run saw): run's start
+// of the command failed, and err says why, or why not.
+func fixNotStarted(err error) string {
+	return fmt.Sprintf("fix: the command did not start: run returned err = %q before any cancel, with no exit status, and no process of the command ever reported: fix what the error says, so that run starts d.Argv() (or d.Script()) under ctx and returns only when the command is done", err.Error())
+}
+
+// exitStatusIn says err's text holds an exit status as os/exec words it
+// ("exit status 1", "signal: killed"): an *exec.ExitError that run
+// wrapped with %v, of a command that did run.
+func exitStatusIn(err error) bool {
+	return strings.Contains(err.Error(), "exit status ") || strings.Contains(err.Error(), "signal: ")
+}
+
 // fixReach is the fix where the command ran but could not reach the
 // fixture's folder dir.
 func fixReach(dir string) string {
@@ -307,9 +322,10 @@ func fixReach(dir string) string {
 }
 
 // fixUnproved says what to change where the descendant never proved it
-// runs, from what the fixture reported of itself and what run's error
-// told of a command that ran without a report.
-func fixUnproved(s monitor.Snapshot, ran string, dir string) string {
+// runs, from what the fixture reported of itself, what run's error told
+// of a command that ran without a report, and the error of a run that
+// returned before any cancel, earlyErr (nil otherwise).
+func fixUnproved(s monitor.Snapshot, ran string, dir string, earlyErr error) string {
 	said := strings.Join(s.Failures, "\n") + "\n" + ran
 	switch {
 	case strings.Contains(said, "/proc"):
@@ -324,6 +340,8 @@ func fixUnproved(s monitor.Snapshot, ran string, dir string) string {
 		return fixPortablePIDNS
 	case ran != "":
 		return fixReach(dir)
+	case s.Started == 0 && earlyErr != nil && !exitStatusIn(earlyErr):
+		return fixNotStarted(earlyErr)
 	case s.Started == 0:
 		return fixStartArgv
 	}

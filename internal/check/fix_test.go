@@ -697,6 +697,7 @@ func TestFailuresDocListsEveryFixLine(t *testing.T) {
 		check.FixIgnored(syscall.SIGINT, 500*time.Millisecond),
 		check.FixKillCgroup("<dir>"),
 		check.FixReach("<dir>"),
+		check.FixNotStarted(errors.New("<err>")),
 	}
 	for _, line := range check.FixLines {
 		want = append(want, line)
