@@ -4,7 +4,12 @@ package exectest_test
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -303,4 +308,34 @@ func TestBadPortableValue(t *testing.T) {
 			f.WantVerdict(t, "skip", "vacuous") // the value is accepted: the check runs, and finds nothing to prove
 		})
 	}
+}
+
+// A Descendant reused for a second check is named by the test that made
+// it and where, and the check that used it: the message said
+// "exectest-f2149da40f38 was already used by an earlier check", the
+// toolkit's own token, which says nothing to the test's author.
+func TestReusedDescendantNamedByItsTest(t *testing.T) {
+	var made, used string
+	f := systemtest.RunFake(t, func(tb testing.TB) {
+		d, at := exectest.NewDescendant(tb), here()
+		made = at
+		used = calledAt(exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv())))
+		exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()))
+	})
+	f.WantVerdict(t, "fail", fmt.Sprintf("exectest.AssertCancel: the Descendant that %s made (at %s) was already used by an earlier check, the check in %s at %s: create one per check", t.Name(), made, t.Name(), used))
+	if token := regexp.MustCompile(`exectest-[0-9a-f]{12}\b`).FindString(f.Recorded()); token != "" {
+		t.Errorf("message: got the fixture's token %s, want it named by its test:%s", token, f.Recorded())
+	}
+}
+
+// here is its caller's file:line.
+func here() string {
+	_, file, line, _ := runtime.Caller(1)
+	return filepath.Base(file) + ":" + strconv.Itoa(line)
+}
+
+// calledAt is the file:line of the call whose result it takes: its own.
+func calledAt(exectest.Result) string {
+	_, file, line, _ := runtime.Caller(1)
+	return filepath.Base(file) + ":" + strconv.Itoa(line)
 }

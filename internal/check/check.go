@@ -33,8 +33,9 @@ func Run(tb testing.TB, d *Fixture, run func(ctx context.Context) error, cfg Con
 		tb.Fatalf("%s", strings.Join(cfg.Errs, "\n"))
 	case lifetimeError(d.spec.Lifetime, cfg) != "":
 		tb.Fatalf("%s", lifetimeError(d.spec.Lifetime, cfg))
-	case !d.claim():
-		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d.name())
+	}
+	if earlier, ok := d.claim(tb); !ok {
+		tb.Fatalf("exectest.AssertCancel: %s was already used by an earlier check, %s: create one per check with exectest.NewDescendant", d.label(), earlier)
 	}
 	c := &check{tb: tb, d: d, cfg: cfg, scope: NewScope()}
 	return c.do(run)
