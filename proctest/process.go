@@ -20,7 +20,8 @@ type Process struct {
 	// the test's PID namespace numbers them.
 	PPID, PGID, SID int
 	// State is the state letter of /proc/PID/stat: R, S, D, T, ... (a
-	// zombie is never reported).
+	// zombie is never reported; Z is a process whose main thread exited
+	// while its other threads run, which hold its descriptors).
 	State string
 	// Age is how long it had run when the report was made.
 	Age time.Duration

@@ -36,10 +36,12 @@ type Process struct {
 func (f Facts) ID() Identity { return Identity{PID: f.PID, Start: f.Start} }
 
 // Describe gathers the facts of a process for a message. It returns false
-// when the process is gone or is a zombie.
+// when the process is gone or is a zombie; one whose main thread alone
+// exited ([Stat.LeaderExited]) lives, and is described, state Z, with
+// what its threads hold.
 func Describe(id Identity, role string) (Process, bool) {
 	s, err := id.Stat()
-	if err != nil || s.Zombie() {
+	if err != nil || s.Zombie() && !s.LeaderExited() {
 		return Process{}, false
 	}
 	origin := OriginOf(id, s.PPID)
@@ -51,6 +53,9 @@ func Describe(id Identity, role string) (Process, bool) {
 		}
 	}
 	p.Age = current().age(s.Start)
+	if p.Cmdline == "" && s.LeaderExited() {
+		p.Cmdline = threadCmdline(id.PID)
+	}
 	if p.Cmdline == "" {
 		p.Cmdline = "[" + s.Comm + "]"
 	}
@@ -107,6 +112,10 @@ func (p Facts) String() string {
 	}
 	if p.State != "?" || hasGroups {
 		fmt.Fprintf(&b, ", state %s", p.State)
+	}
+	if p.State == "Z" {
+		// Describe describes no zombie but this one.
+		b.WriteString(" (main thread exited, other threads run)")
 	}
 	fmt.Fprintf(&b, ", started %s ago: %s", ageText(p.Age), shorten(p.Cmdline))
 	if len(p.Holds) > 0 {
