@@ -2,14 +2,18 @@ package check_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/exectest/exectest"
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/systemtest"
 )
@@ -85,4 +89,46 @@ func collectPidfd(pid int) bool {
 		time.Sleep(time.Millisecond)
 	}
 	return !proc.GoHoldsPidfd(pid)
+}
+
+// A check's start reaps the zombies of orphans the test process adopted
+// since the toolkit last looked (here a sleep whose shell exited before
+// it, as programs a test runs between checks leave): they waited for the
+// next fixture's release, or the end of the test binary.
+func TestNewDescendantReapsAdoptedZombies(t *testing.T) {
+	systemtest.NeedSight(t, "which of the test process's children it adopted (no child subreaper)")
+	zombie := adoptedZombie(t)
+	exectest.NewDescendant(t)
+	if _, err := zombie.Stat(); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the zombie of an adopted orphan, %v, after NewDescendant: got %v, want it reaped", zombie, err)
+	}
+}
+
+// adoptedZombie starts /bin/sleep 0.05 through a shell that exits at once,
+// and returns it once it is a zombie of the test process, which adopted
+// it. The cleanup reaps it if nothing did.
+func adoptedZombie(t *testing.T) proc.Identity {
+	t.Helper()
+	//execcheck:ignore the shell exits at once; its sleep, adopted by the test process, is reaped by the check under test or the cleanup
+	out, err := exec.Command("/bin/sh", "-c", "/bin/sleep 0.05 & echo $!").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := proc.Identify(pid)
+	if err != nil {
+		t.Fatalf("the shell's sleep, pid %d: %v (gone before it was adopted)", pid, err)
+	}
+	t.Cleanup(func() { proc.Reap(id) })
+	if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool {
+		s, err := id.Stat()
+		return err == nil && s.Zombie() && s.PPID == os.Getpid()
+	}) {
+		s, err := id.Stat()
+		t.Fatalf("%v: got %+v, %v, want a zombie child of the test process within 5s", id, s, err)
+	}
+	return id
 }

@@ -125,6 +125,11 @@ func lookPath(tb testing.TB, name, pkg string) string {
 func (d *Fixture) prepare() error {
 	var err error
 	sweepTempDir()
+	// The zombies of orphans the test process adopted since the toolkit
+	// last looked (of programs the tests ran between checks): reaped at
+	// each check's start too, not only at a release, so that they pile up
+	// only between two calls of the toolkit (how-it-works.md, Side effects).
+	proc.ReapAdopted()
 	// Started with the first fixture, the watchdog learns each part of
 	// this one as soon as it exists (see package internal/watchdog).
 	d.guard = watchdog.Watch(d.spec.Token)

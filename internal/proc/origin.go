@@ -96,21 +96,6 @@ func NoteOrigin(id Identity) {
 // fixture reports from a few levels below it.
 const maxLineage = 16
 
-// NoteChildren remembers, of every child of the test process, which it
-// knows the test process started (see [OriginOf]): a later report of one
-// whose *os.Process was collected since then still says so. The toolkit
-// calls it at each of its looks ([ReapAdopted]).
-func NoteChildren() {
-	if Portable() || !canAdopt() {
-		return // nothing to remember: see OriginOf
-	}
-	for _, pid := range Children(os.Getpid()) {
-		if id, err := Identify(pid); err == nil {
-			OriginOf(id, os.Getpid())
-		}
-	}
-}
-
 // GoHoldsPidfd reports whether Go holds a pidfd on pid in the test
 // process (the toolkit's own left out): os.StartProcess keeps one until
 // Wait, Release or the garbage collector frees the *os.Process. False
