@@ -125,8 +125,10 @@ func canAdopt() bool {
 
 // origins is what the toolkit saw of processes below the test process:
 // Started for a child it saw started by the test process, NotChild for a
-// process it saw with another parent. Entries of processes gone are
-// dropped as the map grows.
+// process it saw with another parent, OriginUnknown for a child of the
+// main thread it met without Go's pidfd on it and never saw with another
+// parent (no later look can tell more: see [ReapAdopted]). Entries of
+// processes gone are dropped as the map grows.
 var origins struct {
 	sync.Mutex
 	m       map[Identity]Origin
@@ -155,11 +157,11 @@ func record(id Identity, o Origin) {
 }
 
 // seenWithParent records that id had a parent other than the test
-// process: where the test process can adopt, that parent's exit makes it
-// an adopted child.
+// process: where the test process can adopt (now, or once it is made a
+// child subreaper), that parent's exit makes it an adopted child.
 func seenWithParent(id Identity) {
-	if Portable() || !canAdopt() {
-		return
+	if Portable() {
+		return // it never adopts
 	}
 	record(id, NotChild)
 }
