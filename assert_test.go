@@ -4,7 +4,12 @@ package exectest_test
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -106,12 +111,14 @@ func TestAssertCancelEscapingDescendant(t *testing.T) {
 
 func TestAssertCancelVacuous(t *testing.T) {
 	cases := []struct {
-		name     string
-		run      systemtest.Runner
-		wantText string
+		name          string
+		run           systemtest.Runner
+		wantText, fix string
 	}{
-		{"never runs", systemtest.NeverRuns, "no report from the fixture child: run did not start the command"},
-		{"missing binary", systemtest.MissingBinary, "no such file or directory"},
+		{"never runs", systemtest.NeverRuns, "no report from the fixture child: run did not start the command",
+			"fix: run must start d.Argv() (or d.Script()) under ctx"},
+		{"missing binary", systemtest.MissingBinary, "no such file or directory",
+			`fix: the command did not start: run returned err = "fork/exec `},
 	}
 	for _, strict := range []string{"0", "1"} {
 		for _, c := range cases {
@@ -122,8 +129,7 @@ func TestAssertCancelVacuous(t *testing.T) {
 					exectest.AssertCancel(tb, d, c.run(d.Argv()))
 				})
 				want := map[string]string{"0": "skip", "1": "fail"}[strict]
-				f.WantVerdict(t, want, "the descendant never proved it runs", c.wantText, "EXECTEST_STRICT",
-					"fix: run must start d.Argv() (or d.Script()) under ctx")
+				f.WantVerdict(t, want, "the descendant never proved it runs", c.wantText, "EXECTEST_STRICT", c.fix)
 			})
 		}
 	}
@@ -245,7 +251,7 @@ func TestBadInput(t *testing.T) {
 			d := exectest.NewDescendant(tb)
 			exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()))
 			exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()))
-		}, "was already used by an earlier check: create one per check"},
+		}, "was already used by an earlier check, the check in "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -303,4 +309,34 @@ func TestBadPortableValue(t *testing.T) {
 			f.WantVerdict(t, "skip", "vacuous") // the value is accepted: the check runs, and finds nothing to prove
 		})
 	}
+}
+
+// A Descendant reused for a second check is named by the test that made
+// it and where, and the check that used it: the message said
+// "exectest-f2149da40f38 was already used by an earlier check", the
+// toolkit's own token, which says nothing to the test's author.
+func TestReusedDescendantNamedByItsTest(t *testing.T) {
+	var made, used string
+	f := systemtest.RunFake(t, func(tb testing.TB) {
+		d, at := exectest.NewDescendant(tb), here()
+		made = at
+		used = calledAt(exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv())))
+		exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()))
+	})
+	f.WantVerdict(t, "fail", fmt.Sprintf("exectest.AssertCancel: the Descendant that %s made (at %s) was already used by an earlier check, the check in %s at %s: create one per check", t.Name(), made, t.Name(), used))
+	if token := regexp.MustCompile(`exectest-[0-9a-f]{12}\b`).FindString(f.Recorded()); token != "" {
+		t.Errorf("message: got the fixture's token %s, want it named by its test:%s", token, f.Recorded())
+	}
+}
+
+// here is its caller's file:line.
+func here() string {
+	_, file, line, _ := runtime.Caller(1)
+	return filepath.Base(file) + ":" + strconv.Itoa(line)
+}
+
+// calledAt is the file:line of the call whose result it takes: its own.
+func calledAt(exectest.Result) string {
+	_, file, line, _ := runtime.Caller(1)
+	return filepath.Base(file) + ":" + strconv.Itoa(line)
 }

@@ -55,7 +55,8 @@ func TestScriptRunsWhileOtherGoroutinesFork(t *testing.T) {
 
 // The check releases the fixture's folder, Script's file in it: a Script
 // asked for after the check would name a file that is gone, and says so,
-// with the fix, instead.
+// with the fix, instead. It names the Descendant by the test that made it
+// and the check that released it (it named the toolkit's token).
 func TestScriptAfterItsCheckFails(t *testing.T) {
 	f := systemtest.RunFake(t, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb)
@@ -63,7 +64,8 @@ func TestScriptAfterItsCheckFails(t *testing.T) {
 		d.Script()
 		tb.Error("Script after the check returned")
 	})
-	f.WantVerdict(t, recorder.Fail, "exectest: Script: exectest-", "was released by its check", "call Script before AssertCancel")
+	f.WantVerdict(t, recorder.Fail, "exectest: Script: the Descendant that "+t.Name()+" made (at descendant_script_test.go:",
+		"was released by its check (the check in "+t.Name()+" at descendant_script_test.go:", "call Script before AssertCancel")
 	if strings.Contains(f.Recorded(), "Script after the check returned") {
 		t.Errorf("Script after the check: got a return, want the test stopped; recorded:%s", f.Recorded())
 	}

@@ -24,8 +24,9 @@
 // a pid recycled since the check is never killed. exectest.VerifyTestMain
 // makes the test process a child subreaper first, so that a process that
 // escaped by a double fork or setsid, and whose parent exited, is still
-// below it; a report marks such a process as adopted ([Process].Adopted),
-// and names the test process as the parent it is. The checks also reap
+// below it; a report names the test process as the parent it is, and
+// marks such a process as adopted ([Process].Adopted) where that is known,
+// or says it cannot tell ([Process].OriginUnknown), never a guess. The checks also reap
 // the zombies of adopted orphans, by pid, which nothing else would: never
 // a process that os/exec started (see docs/how-it-works.md, Side
 // effects). After a failing run, exectest.VerifyTestMain still kills and

@@ -20,7 +20,8 @@ type Process struct {
 	// the test's PID namespace numbers them.
 	PPID, PGID, SID int
 	// State is the state letter of /proc/PID/stat: R, S, D, T, ... (a
-	// zombie is never reported).
+	// zombie is never reported; Z is a process whose main thread exited
+	// while its other threads run, which hold its descriptors).
 	State string
 	// Age is how long it had run when the report was made.
 	Age time.Duration
@@ -39,9 +40,16 @@ type Process struct {
 	// Adopted says that the test process, a child subreaper, did not
 	// start the process: it came to it as an orphan when its own parent
 	// exited (a double fork, a setsid daemon, what is left of a group
-	// another library killed). Linux only, where Go keeps a pidfd for
-	// every process it starts; false elsewhere.
+	// another library killed). It is set only where that is known: exectest
+	// saw the process with another parent before (Linux).
 	Adopted bool
+	// OriginUnknown says that the test process is the parent and that
+	// whether it started the process or adopted it cannot be told: Go
+	// holds no pidfd on it any more (Wait, Release, or the garbage
+	// collector freed its *os.Process), and exectest saw neither its
+	// start nor another parent. Only where the test process can adopt:
+	// a child subreaper (Linux), or the init of its PID namespace.
+	OriginUnknown bool
 }
 
 // String is the process on one line: pid, role, parent, group, session,

@@ -33,8 +33,9 @@ func Run(tb testing.TB, d *Fixture, run func(ctx context.Context) error, cfg Con
 		tb.Fatalf("%s", strings.Join(cfg.Errs, "\n"))
 	case lifetimeError(d.spec.Lifetime, cfg) != "":
 		tb.Fatalf("%s", lifetimeError(d.spec.Lifetime, cfg))
-	case !d.claim():
-		tb.Fatalf("exectest.AssertCancel: %v was already used by an earlier check: create one per check with exectest.NewDescendant", d.name())
+	}
+	if earlier, ok := d.claim(tb); !ok {
+		tb.Fatalf("exectest.AssertCancel: %s was already used by an earlier check, %s: create one per check with exectest.NewDescendant", d.label(), earlier)
 	}
 	c := &check{tb: tb, d: d, cfg: cfg, scope: NewScope()}
 	return c.do(run)
@@ -435,8 +436,12 @@ func (c *check) judgeUnproved(snap monitor.Snapshot) {
 		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.cancelDelay), c.why, short(c.elapsed), c.out.err)
 	}
 	ran := monitor.RanUnreported(c.out.err, c.d.spec)
+	var earlyErr error
+	if c.early {
+		earlyErr = c.out.err
+	}
 	skipVacuous(c.tb, "exectest: the descendant never proved it runs, so the check would pass vacuously\nlooked for: a report %q from the fixture\n%s\nthe fixture: %s\n%s",
-		"exectest "+c.d.spec.Token+" alive", when, snap.Explain(ran), fixUnproved(snap, ran, c.d.dir))
+		"exectest "+c.d.spec.Token+" alive", when, snap.Explain(ran), fixUnproved(snap, ran, c.d.dir, earlyErr))
 }
 
 // writeTracker says how the fixture's processes were followed where that

@@ -138,8 +138,12 @@ var (
 // runs, for the failures the fixture reported and the number of fixture
 // children that started.
 func FixUnproved(failures []string, started int) string {
-	return fixUnproved(monitor.Snapshot{Failures: failures, Started: started}, "", "")
+	return fixUnproved(monitor.Snapshot{Failures: failures, Started: started}, "", "", nil)
 }
+
+// FixNotStarted is the fix line where run returned err before any cancel
+// and no process of the command reported.
+var FixNotStarted = fixNotStarted
 
 // CatchingInterrupts reports whether the test binary catches SIGINT and
 // SIGTERM for the fixtures in use.

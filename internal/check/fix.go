@@ -49,6 +49,11 @@ const (
 	runsOutput         = "Output"
 	runsCombinedOutput = "CombinedOutput"
 	runsBetween        = "Start"
+	// run runs the command with cancelpolicy already: a line that adds an
+	// option says to add it to that call, which "in place of cmd.Run()"
+	// would not (there is no cmd.Run() to replace).
+	runsPolicyRun   = "cancelpolicy.Run"
+	runsPolicyStart = "cancelpolicy.Start"
 )
 
 // inPlaceOf is inPlace for how run runs the command.
@@ -68,8 +73,11 @@ func inPlaceOf(call string) string {
 // forRunCall is msg, a failure's text, with each fix line's cancelpolicy
 // call and what it replaces said for call, how run runs the command.
 func forRunCall(msg, call string) string {
-	if call == "" {
+	switch call {
+	case "":
 		return msg
+	case runsPolicyRun, runsPolicyStart:
+		return withOptionsAdded(msg, call)
 	}
 	var b strings.Builder
 	for {
@@ -87,6 +95,40 @@ func forRunCall(msg, call string) string {
 		msg = msg[i+len(inPlace):]
 	}
 	return b.String() + msg
+}
+
+// withOptionsAdded is msg with each fix line's "cancelpolicy.Run(ctx,
+// cmd, OPTIONS) in place of ..." said for run that already calls policy
+// (cancelpolicy.Run or cancelpolicy.Start): add OPTIONS to that call. A
+// line that names no option is left as it is.
+func withOptionsAdded(msg, policy string) string {
+	const call = "cancelpolicy.Run(ctx, cmd, "
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, inPlace)
+		if i < 0 {
+			break
+		}
+		head := msg[:i]
+		j := strings.LastIndex(head, call)
+		if j < 0 || !strings.HasSuffix(head, ")") {
+			b.WriteString(head + inPlace)
+		} else {
+			opts := strings.TrimSuffix(head[j+len(call):], ")")
+			b.WriteString(head[:j] + addOptions(policy, opts))
+		}
+		msg = msg[i+len(inPlace):]
+	}
+	return b.String() + msg
+}
+
+// addOptions says to add opts to the options of run's call to policy.
+func addOptions(policy, opts string) string {
+	what := "add " + opts + " to the options of the " + policy + " call that run makes"
+	if strings.HasPrefix(opts, "cancelpolicy.Graceful(") {
+		what += ", in place of a Graceful it has"
+	}
+	return what + ": " + policy + "(ctx, cmd, ..., " + opts + ")"
 }
 
 // fixKillCgroup is the fix where the command runs in a cgroup the code
@@ -258,6 +300,21 @@ const (
 	fixReport        = "fix: make the descendant run where the command runs: see what the fixture reported above"
 )
 
+// fixNotStarted is the fix where run returned err before any cancel and
+// before any process of the command reported, and err carries no exit
+// status (the command did not run to an exit that run saw): run's start
+// of the command failed, and err says why, or why not.
+func fixNotStarted(err error) string {
+	return fmt.Sprintf("fix: the command did not start: run returned err = %q before any cancel, with no exit status, and no process of the command ever reported: fix what the error says, so that run starts d.Argv() (or d.Script()) under ctx and returns only when the command is done", err.Error())
+}
+
+// exitStatusIn says err's text holds an exit status as os/exec words it
+// ("exit status 1", "signal: killed"): an *exec.ExitError that run
+// wrapped with %v, of a command that did run.
+func exitStatusIn(err error) bool {
+	return strings.Contains(err.Error(), "exit status ") || strings.Contains(err.Error(), "signal: ")
+}
+
 // fixReach is the fix where the command ran but could not reach the
 // fixture's folder dir.
 func fixReach(dir string) string {
@@ -265,9 +322,10 @@ func fixReach(dir string) string {
 }
 
 // fixUnproved says what to change where the descendant never proved it
-// runs, from what the fixture reported of itself and what run's error
-// told of a command that ran without a report.
-func fixUnproved(s monitor.Snapshot, ran string, dir string) string {
+// runs, from what the fixture reported of itself, what run's error told
+// of a command that ran without a report, and the error of a run that
+// returned before any cancel, earlyErr (nil otherwise).
+func fixUnproved(s monitor.Snapshot, ran string, dir string, earlyErr error) string {
 	said := strings.Join(s.Failures, "\n") + "\n" + ran
 	switch {
 	case strings.Contains(said, "/proc"):
@@ -282,6 +340,8 @@ func fixUnproved(s monitor.Snapshot, ran string, dir string) string {
 		return fixPortablePIDNS
 	case ran != "":
 		return fixReach(dir)
+	case s.Started == 0 && earlyErr != nil && !exitStatusIn(earlyErr):
+		return fixNotStarted(earlyErr)
 	case s.Started == 0:
 		return fixStartArgv
 	}

@@ -692,9 +692,12 @@ func TestFailuresDocListsEveryFixLine(t *testing.T) {
 		check.ForRunCall(check.FixLines["own group"], "Output"),
 		check.ForRunCall(check.FixLines["own group"], "CombinedOutput"),
 		check.ForRunCall(check.FixLines["own group"], "Start"),
+		check.ForRunCall(check.FixLines["contain"], "cancelpolicy.Run"),
+		check.ForRunCall(check.FixIgnored(syscall.SIGINT, 500*time.Millisecond), "cancelpolicy.Run"),
 		check.FixIgnored(syscall.SIGINT, 500*time.Millisecond),
 		check.FixKillCgroup("<dir>"),
 		check.FixReach("<dir>"),
+		check.FixNotStarted(errors.New("<err>")),
 	}
 	for _, line := range check.FixLines {
 		want = append(want, line)

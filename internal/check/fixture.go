@@ -39,8 +39,9 @@ type Fixture struct {
 	scriptOnce sync.Once
 	mon        *monitor.Monitor
 	tracker    *proc.Tracker
-	guard      *watchdog.Fixture // cleans up if the test process dies first
-	claimed    atomic.Bool
+	guard      *watchdog.Fixture      // cleans up if the test process dies first
+	madeAt     string                 // where the test called exectest.NewDescendant: see madeBy
+	claimedBy  atomic.Pointer[string] // the check that used it (see usedBy), once one did
 	releaseOne sync.Once
 	released   atomic.Bool // release has begun: see Script
 	// untrack takes the fixture out of what its test's cleanup releases
@@ -72,7 +73,7 @@ func NewFixture(tb testing.TB, cfg FixtureConfig) *Fixture {
 			skipVacuous(tb, "exectest: the toolkit needs /proc to identify processes: %v", err)
 		}
 	}
-	d := &Fixture{tb: tb, cfg: cfg, hermetic: cfg.Hermetic || onlyHermetic}
+	d := &Fixture{tb: tb, cfg: cfg, hermetic: cfg.Hermetic || onlyHermetic, madeAt: callerOf(entryNewDescendant)}
 	d.spec = fixture.Spec{Token: newToken(), Lifetime: cfg.Lifetime, Escape: cfg.Escape, Portable: proc.Portable(),
 		Launch: cfg.Shape.Launch, IgnoreTerm: cfg.Shape.IgnoreTerm, JobControl: cfg.Shape.JobControl, DoubleFork: cfg.Shape.DoubleFork}
 	if d.hermetic && !cfg.Hermetic && !hermeticHooked() {
@@ -124,6 +125,11 @@ func lookPath(tb testing.TB, name, pkg string) string {
 func (d *Fixture) prepare() error {
 	var err error
 	sweepTempDir()
+	// The zombies of orphans the test process adopted since the toolkit
+	// last looked (of programs the tests ran between checks): reaped at
+	// each check's start too, not only at a release, so that they pile up
+	// only between two calls of the toolkit (how-it-works.md, Side effects).
+	proc.ReapAdopted()
 	// Started with the first fixture, the watchdog learns each part of
 	// this one as soon as it exists (see package internal/watchdog).
 	d.guard = watchdog.Watch(d.spec.Token)
@@ -204,7 +210,11 @@ func (d *Fixture) Argv() []string { return append([]string(nil), d.argv...) }
 func (d *Fixture) Script() string {
 	d.tb.Helper()
 	if d.released.Load() {
-		d.tb.Fatalf("exectest: Script: %v was released by its check, with its folder: call Script before AssertCancel, and create one Descendant per check with exectest.NewDescendant", d.name())
+		by := ""
+		if p := d.claimedBy.Load(); p != nil {
+			by = " (" + *p + ")"
+		}
+		d.tb.Fatalf("exectest: Script: %s was released by its check%s, with its folder: call Script before AssertCancel, and create one Descendant per check with exectest.NewDescendant", d.label(), by)
 	}
 	d.scriptOnce.Do(func() { d.script, d.scriptErr = d.writeScript() })
 	if d.scriptErr != nil {
@@ -299,7 +309,16 @@ func (d *Fixture) proved() (proc.Identity, bool) {
 }
 
 // claim marks the fixture as used by one check.
-func (d *Fixture) claim() bool { return d.claimed.CompareAndSwap(false, true) }
+func (d *Fixture) claim(tb testing.TB) (earlier string, ok bool) {
+	by := usedBy(tb, callerOf(entryAssertCancel))
+	if d.claimedBy.CompareAndSwap(nil, &by) {
+		return "", true
+	}
+	return *d.claimedBy.Load(), false
+}
+
+// label names the fixture in a message, as its test made it.
+func (d *Fixture) label() string { return madeBy(d.tb, d.madeAt) }
 
 // tracking says how the fixture's processes are followed: a cgroup v2, the
 // test process as child subreaper, or the fixture's own reports. It can
@@ -365,7 +384,7 @@ func (d *Fixture) cleanup() {
 	d.mon.Close()
 	d.removeDir()
 	if err := errors.Join(errs...); err != nil {
-		d.tb.Errorf("exectest: cleanup of %v: %v", d.name(), err)
+		d.tb.Errorf("exectest: cleanup of %s, %v: %v", d.label(), d.name(), err)
 		return // the watchdog tries again if the test process dies
 	}
 	d.guard.End()

@@ -64,7 +64,7 @@ func TestHowRunRunsTheCommand(t *testing.T) {
 	}{
 		{"in Run", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "example.com/r.run"), copying}, "", false},
 		{"in Run's Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "os/exec.(*Cmd).Run", "example.com/r.run")}, "", false},
-		{"in cancelpolicy's Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "github.com/exectest/exectest/cancelpolicy.Start", "example.com/r.run")}, "", false},
+		{"in cancelpolicy's Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "github.com/exectest/exectest/cancelpolicy.Start", "example.com/r.run")}, "cancelpolicy.Start", false},
 		{"in Output", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).Output", "example.com/r.run")}, "Output", false},
 		{"in CombinedOutput", []goroutines.Group{root("os/exec.(*Cmd).Wait", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).CombinedOutput", "example.com/r.run")}, "CombinedOutput", false},
 		{"in its own Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "example.com/r.run"), copying}, "Start", false},
@@ -73,7 +73,8 @@ func TestHowRunRunsTheCommand(t *testing.T) {
 		{"in its own Start", []goroutines.Group{root("os/exec.(*Cmd).Start", "example.com/r.run")}, "", true},
 		{"reading a StdoutPipe", []goroutines.Group{root("os.(*File).Read", "bufio.(*Scanner).Scan", "example.com/r.run")}, "Start", false},
 		{"writing a StdinPipe", []goroutines.Group{root("os.(*File).Write", "example.com/r.run")}, "Start", false},
-		{"in cancelpolicy's Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "github.com/exectest/exectest/cancelpolicy.(*Started).Wait", "github.com/exectest/exectest/cancelpolicy.Run", "example.com/r.run")}, "", false},
+		{"in cancelpolicy.Run's Wait", []goroutines.Group{root("os/exec.(*Cmd).Wait", "github.com/exectest/exectest/cancelpolicy.(*Started).Wait", "github.com/exectest/exectest/cancelpolicy.Run", "example.com/r.run")}, "cancelpolicy.Run", false},
+		{"in the Wait of cancelpolicy.Start's", []goroutines.Group{root("os/exec.(*Cmd).Wait", "github.com/exectest/exectest/cancelpolicy.(*Started).Wait", "example.com/r.run")}, "cancelpolicy.Start", false},
 		{"in a select, its Wait in another goroutine", []goroutines.Group{root("runtime.selectgo", "example.com/r.run"), other("os/exec.(*Cmd).Wait", "example.com/r.run.func1")}, "", false},
 		{"no goroutine of run's", []goroutines.Group{copying}, "", false},
 	} {

@@ -36,18 +36,19 @@ func orphanedInits(ps []described, s monitor.Snapshot) []described {
 	return out
 }
 
-// startedHere says whether the test process started id itself: for a
-// process the fixture reported, what its parent was at the report, which
-// holds whatever run did with its Cmd since (a Process.Release drops the
-// pidfd that [proc.Adopted] looks for); for another, by the pidfds the
-// test process holds.
+// startedHere says whether the test process may have started id itself:
+// for a process the fixture reported, what its parent was at the report,
+// which holds whatever run did with its Cmd since (a Process.Release
+// drops Go's pidfd on it); for another, unless the toolkit knows it was
+// adopted (see [proc.OriginOf]): an init is said to have outlived its
+// maker only where that is known.
 func startedHere(id proc.Identity, s monitor.Snapshot) bool {
 	for _, k := range s.Known {
 		if k.ID == id {
 			return k.ExecChild
 		}
 	}
-	return !proc.Adopted(id, os.Getpid())
+	return proc.OriginOf(id, os.Getpid()) != proc.Adopted
 }
 
 // writeOrphanedInits says why a sandbox did not die with the process that

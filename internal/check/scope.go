@@ -54,7 +54,8 @@ type copySample struct {
 	n int // os/exec's copy goroutines
 	// call is how run's own goroutine was seen running the command, where
 	// a fix line must say it (see runCallOf): "Output", "CombinedOutput",
-	// "Start" (a cmd.Start and a cmd.Wait of its own); "" otherwise.
+	// "Start" (a cmd.Start and a cmd.Wait of its own), "cancelpolicy.Run",
+	// "cancelpolicy.Start"; "" otherwise.
 	call string
 }
 
@@ -119,17 +120,25 @@ var sampleCopyGoroutines = (*Scope).copyGoroutines
 
 // runCallOf says how run's own goroutine among gs (the scope's first,
 // which runs in [pprof.Do]) runs the command, where a fix line must say
-// it (see inPlaceOf): in cmd.Output() or cmd.CombinedOutput(); or between
-// a cmd.Start() and a cmd.Wait() of its own, waiting in the Wait or
-// reading or writing a file itself (a StdoutPipe, a StdinPipe); else ""
-// (in cmd.Run(), or where nothing tells).
+// it (see inPlaceOf): in cmd.Output() or cmd.CombinedOutput(); in
+// cancelpolicy.Run, or cancelpolicy.Start or the Wait of what it returned
+// (see withOptionsAdded); or between a cmd.Start() and a cmd.Wait() of
+// its own, waiting in the Wait or reading or writing a file itself (a
+// StdoutPipe, a StdinPipe); else "" (in cmd.Run(), or where nothing
+// tells).
 func runCallOf(gs []goroutines.Group) string {
 	g, ok := runGoroutine(gs)
 	if !ok {
 		return ""
 	}
-	var output, combined, run, between bool
+	var output, combined, run, policyRun, policyStart, between bool
 	for i, f := range g.Frames {
+		switch {
+		case strings.HasSuffix(f.Func, "/cancelpolicy.Run"):
+			policyRun = true
+		case strings.HasSuffix(f.Func, "/cancelpolicy.Start"), strings.HasSuffix(f.Func, "/cancelpolicy.(*Started).Wait"):
+			policyStart = true
+		}
 		switch f.Func {
 		case "os/exec.(*Cmd).Output":
 			output = true
@@ -153,6 +162,10 @@ func runCallOf(gs []goroutines.Group) string {
 		return runsCombinedOutput
 	case run:
 		return ""
+	case policyRun:
+		return runsPolicyRun
+	case policyStart:
+		return runsPolicyStart
 	case between:
 		return runsBetween
 	}

@@ -134,7 +134,7 @@ func goDuration(d time.Duration) string {
 func (d *Fixture) startupTime(tb testing.TB) (time.Duration, error) {
 	tb.Helper()
 	m := NewFixture(tb, d.cfg)
-	m.claim()
+	m.claim(tb)
 	// Released as a check releases its own fixture: after the wait below.
 	defer m.release()
 	cmd := exec.Command(m.argv[0], m.argv[1:]...) // stdio /dev/null: no pipe, no copy goroutine

@@ -183,6 +183,10 @@ func (m *Monitor) handle(e marker.Event) {
 			// Identified (and, in the Linux mode, holding the FIFO): the
 			// fixture's, whatever the checks below make of its report.
 			m.guard.Process(id)
+			// Now, while run still holds its Cmd: a report made after
+			// Go's pidfd on the fixture child is gone (collected with
+			// the Cmd) must still not call it adopted.
+			proc.NoteOrigin(id)
 		}
 	}
 	var (

@@ -1,54 +1,61 @@
 package proc
 
-import "os"
-
-// Adopted reports whether a process whose parent is ppid is a child of
-// the test process that the test process did not start: an orphan that
-// came to it, the child subreaper, when its own parent exited (a double
-// fork, a setsid daemon, the last process of a group another library
-// killed). Only the Linux mode can tell, and only where Go starts every
-// process with a pidfd (Linux 5.4 and later, as Go decides): every
-// process that os.StartProcess, and so os/exec, started and that nobody
-// has waited for yet has one in the test process, so a child without one
-// came to it. Elsewhere it reports false.
-func Adopted(id Identity, ppid int) bool {
-	if ppid != os.Getpid() {
-		return false
-	}
-	started, ok := current().startedHere()
-	return ok && !started[id.PID]
-}
-
-// ReapAdopted reaps the zombies among the test process's adopted children
-// (see [Adopted]) and returns them. Nobody else can: a zombie waits for
-// its parent, and no os/exec Wait is for it. It never waits for any
-// child (wait4(-1)) and never for a child that os.StartProcess started; a
-// process started with syscall.ForkExec, which has no pidfd, counts as
-// adopted, and its zombie is reaped here too.
+// ReapAdopted reaps the zombies among the main thread's children that
+// nothing else can wait for, and returns them: an orphan the test process
+// adopted as child subreaper (a zombie waits for its parent, and no
+// os/exec Wait is for it), or a child whose starter dropped its handle.
+// It reaps each by pid: never any child (wait4(-1)), never one Go holds a
+// pidfd on (os.StartProcess keeps one until its Wait), never one the
+// toolkit saw started by the test process (see [OriginOf]). A child that
+// syscall.ForkExec started, which has no pidfd, is reaped too where it is
+// the main thread's and the toolkit did not see it start.
+//
+// On the way it remembers what it learns of the main thread's children
+// (see [OriginOf]): one Go holds a pidfd on was started by the test
+// process, and stays so known once the pidfd is gone; of one without,
+// the origin cannot be told, now or later, unless it was seen with
+// another parent. It reads the test process's pidfds only for a child it
+// has not met yet or a zombie: the steady state costs one read of the
+// main thread's children and a stat each.
 func ReapAdopted() []Identity {
 	if Portable() {
-		return nil // it cannot tell adopted from started (see Adopted)
+		return nil // it cannot tell adopted from started (see OriginOf)
 	}
 	// Zombies first, pidfds after: a child started after the look at the
 	// pidfds could be a zombie by the look at the children.
-	var zombies []Identity
+	var zombies, fresh []Identity
 	for _, pid := range adoptedBy() {
-		if id, err := Identify(pid); err == nil {
-			if s, err := id.Stat(); err == nil && s.Zombie() {
-				zombies = append(zombies, id)
-			}
+		s, err := ReadStat(pid)
+		if err != nil {
+			continue
+		}
+		id := Identity{PID: pid, Start: s.Start}
+		if _, known := recorded(id); !known {
+			fresh = append(fresh, id)
+		}
+		if s.Zombie() {
+			zombies = append(zombies, id)
 		}
 	}
-	if len(zombies) == 0 {
+	if len(zombies) == 0 && len(fresh) == 0 {
 		return nil
 	}
 	started, ok := current().startedHere()
+	if canAdopt() {
+		for _, id := range fresh {
+			if ok && started[id.PID] {
+				record(id, Started)
+			} else {
+				record(id, OriginUnknown)
+			}
+		}
+	}
 	if !ok {
 		return nil
 	}
 	var reaped []Identity
 	for _, id := range zombies {
-		if !started[id.PID] && Reap(id) {
+		if o, _ := recorded(id); o != Started && !started[id.PID] && Reap(id) {
 			reaped = append(reaped, id)
 		}
 	}

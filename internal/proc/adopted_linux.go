@@ -2,10 +2,38 @@ package proc
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 )
+
+// linuxOrigin tells a child of the test process it knows was started by
+// it from one it cannot tell (see [OriginOf]): a child of a thread other
+// than the main one was forked there (the kernel gives every orphan a
+// subreaper adopts to its main thread); one Go holds a pidfd on was
+// started by os.StartProcess and not waited for yet.
+func linuxOrigin(id Identity) Origin {
+	self := os.Getpid()
+	if tid := parentThread(self, id.PID); tid > 0 && tid != self {
+		return Started
+	}
+	if started, ok := linuxStartedHere(); ok && started[id.PID] {
+		return Started
+	}
+	return OriginUnknown
+}
+
+// parentThread is the thread of pid whose child child is, 0 if none.
+func parentThread(pid, child int) int {
+	tasks, _ := ReadDirNames(procPath(pid, "task"))
+	for _, t := range tasks {
+		if tid, err := strconv.Atoi(t); err == nil && slices.Contains(childrenOfThread(pid, tid), child) {
+			return tid
+		}
+	}
+	return 0
+}
 
 // linuxStartedHere lists the processes the test process holds a pidfd
 // for, the toolkit's aside: those os.StartProcess started and nobody has

@@ -109,6 +109,9 @@ type backend struct {
 	// startedHere lists the processes the test process started and has
 	// not waited for yet; false where it cannot tell.
 	startedHere func() (map[int]bool, bool)
+	// origin says Started or OriginUnknown of a child of the test process
+	// that may have been adopted (see OriginOf).
+	origin func(Identity) Origin
 	// peek reads a process's parent and start time, and no more.
 	peek func(pid int) (ppid int, start uint64, err error)
 	// pids lists every process.

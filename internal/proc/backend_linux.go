@@ -41,6 +41,7 @@ func init() {
 		pids:            linuxPIDs,
 		peek:            func(pid int) (int, uint64, error) { s, err := linuxReadStat(pid); return s.PPID, s.Start, err },
 		startedHere:     linuxStartedHere,
+		origin:          linuxOrigin,
 		ignored:         linuxIgnored,
 	}
 	// A bad value is the Linux mode here; exectest and proctest report

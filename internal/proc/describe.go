@@ -22,7 +22,8 @@ type Facts struct {
 	Role            string   // what the toolkit knows it as: "descendant", "fixture child", ...
 	Stdio           []string // "fd 1 pipe:[1234]", ... for fds 0-2
 	Holds           []string // the command's pipes it holds a write end of (see [Process.Label])
-	Adopted         bool     // the test process did not start it: see [Adopted]
+	Adopted         bool     // it came to the test process when its own parent exited: see [OriginOf]
+	OriginUnknown   bool     // a child of the test process, started by it or adopted: cannot tell (see [OriginOf])
 }
 
 // Process is the facts of a process and its open descriptors.
@@ -35,20 +36,26 @@ type Process struct {
 func (f Facts) ID() Identity { return Identity{PID: f.PID, Start: f.Start} }
 
 // Describe gathers the facts of a process for a message. It returns false
-// when the process is gone or is a zombie.
+// when the process is gone or is a zombie; one whose main thread alone
+// exited ([Stat.LeaderExited]) lives, and is described, state Z, with
+// what its threads hold.
 func Describe(id Identity, role string) (Process, bool) {
 	s, err := id.Stat()
-	if err != nil || s.Zombie() {
+	if err != nil || s.Zombie() && !s.LeaderExited() {
 		return Process{}, false
 	}
+	origin := OriginOf(id, s.PPID)
 	p := Process{Facts: Facts{PID: id.PID, Start: id.Start, PPID: s.PPID, PGID: s.PGID, SID: s.SID, State: s.State, Role: role,
-		Adopted: Adopted(id, s.PPID)}}
+		Adopted: origin == Adopted, OriginUnknown: origin == OriginUnknown}}
 	if gp, err := process.NewProcess(int32(id.PID)); err == nil {
 		if args, err := gp.CmdlineSlice(); err == nil {
 			p.Cmdline = joinArgs(args)
 		}
 	}
 	p.Age = current().age(s.Start)
+	if p.Cmdline == "" && s.LeaderExited() {
+		p.Cmdline = threadCmdline(id.PID)
+	}
 	if p.Cmdline == "" {
 		p.Cmdline = "[" + s.Comm + "]"
 	}
@@ -82,8 +89,9 @@ func (p *Process) Label(pipes map[string]string) {
 
 // String is one line: pid, role, parent, group, session, state, age,
 // command line and what its standard descriptors point to. A parent that
-// is the test process (the one that formats the line) says so, and
-// whether it adopted the process instead of starting it.
+// is the test process (the one that formats the line) says so, and that
+// it adopted the process where that is known, or that whether it started
+// or adopted it cannot be told: never a guess either way.
 func (p Facts) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pid %d", p.PID)
@@ -94,6 +102,8 @@ func (p Facts) String() string {
 	switch {
 	case p.PPID == os.Getpid() && p.Adopted:
 		b.WriteString(" (the test process, adopted: its own parent exited)")
+	case p.PPID == os.Getpid() && p.OriginUnknown:
+		b.WriteString(" (the test process; started by it or adopted: cannot tell)")
 	case p.PPID == os.Getpid():
 		b.WriteString(" (the test process)")
 	}
@@ -102,6 +112,10 @@ func (p Facts) String() string {
 	}
 	if p.State != "?" || hasGroups {
 		fmt.Fprintf(&b, ", state %s", p.State)
+	}
+	if p.State == "Z" {
+		// Describe describes no zombie but this one.
+		b.WriteString(" (main thread exited, other threads run)")
 	}
 	fmt.Fprintf(&b, ", started %s ago: %s", ageText(p.Age), shorten(p.Cmdline))
 	if len(p.Holds) > 0 {

@@ -11,11 +11,16 @@ import (
 )
 
 // The package's own tests leave nothing running: checked as users would.
-// The test binary is also the helper some tests start (see holdRole).
+// The test binary is also the helper some tests start (see holdRole and
+// leaderExitsRole).
 func TestMain(m *testing.M) {
-	testenv.RunHelper(map[string]func([]string){holdRole: holdCloseOnExec})
+	testenv.RunHelper(helperRoles)
 	exectest.VerifyTestMain(m)
 }
+
+// helperRoles are the roles this test binary plays as a helper; a file
+// for one system adds its own in an init.
+var helperRoles = map[string]func([]string){holdRole: holdCloseOnExec}
 
 // holdRole makes the test binary a helper that holds a file, its one
 // argument, open through a close-on-exec descriptor, as a child the test

@@ -20,26 +20,30 @@ func linuxFDs(pid int, only map[string]string) []FD {
 
 // procFDs is linuxFDs read from /proc alone: a link, and for a match its
 // fdinfo, per descriptor.
+// A process whose main thread exited is read through a live thread (see
+// fdDir).
 func procFDs(pid int, only map[string]string) []FD {
-	entries, err := ReadDirNames(procPath(pid, "fd"))
+	dir := fdDir(pid)
+	entries, err := ReadDirNames(dir)
 	if err != nil {
 		return nil
 	}
 	slices.Sort(entries)
+	info := strings.TrimSuffix(dir, "fd") + "fdinfo/"
 	var fds []FD
 	for _, e := range entries {
 		n, err := strconv.Atoi(e)
 		if err != nil {
 			continue
 		}
-		target, err := os.Readlink(procPath(pid, "fd/"+e))
+		target, err := os.Readlink(dir + "/" + e)
 		if err != nil {
 			continue
 		}
 		if _, ok := only[target]; only != nil && !ok {
 			continue
 		}
-		fds = append(fds, FD{Num: n, Target: target, Write: writable(pid, e)})
+		fds = append(fds, FD{Num: n, Target: target, Write: writable(info + e)})
 	}
 	return fds
 }
@@ -54,23 +58,24 @@ func linuxPipes(pid int) map[string]bool {
 
 // procPipes is linuxPipes read from /proc alone: a link per descriptor.
 func procPipes(pid int) map[string]bool {
-	entries, err := ReadDirNames(procPath(pid, "fd"))
+	dir := fdDir(pid)
+	entries, err := ReadDirNames(dir)
 	if err != nil {
 		return nil
 	}
 	slices.Sort(entries)
 	pipes := map[string]bool{}
 	for _, e := range entries {
-		if target, err := os.Readlink(procPath(pid, "fd/"+e)); err == nil && IsPipe(target) {
+		if target, err := os.Readlink(dir + "/" + e); err == nil && IsPipe(target) {
 			pipes[target] = true
 		}
 	}
 	return pipes
 }
 
-// writable reads the access mode from fdinfo's flags (octal).
-func writable(pid int, fd string) bool {
-	b, err := ReadFile(procPath(pid, "fdinfo/"+fd))
+// writable reads the access mode from an fdinfo file's flags (octal).
+func writable(fdinfo string) bool {
+	b, err := ReadFile(fdinfo)
 	if err != nil {
 		return false
 	}

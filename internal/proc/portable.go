@@ -53,6 +53,7 @@ func init() {
 		pids:            psPIDs,
 		peek:            psPeek,
 		startedHere:     func() (map[int]bool, bool) { return nil, false },
+		origin:          func(Identity) Origin { return OriginUnknown },
 		argsHold:        psArgsHold,
 		ignored:         func(int) (SignalSet, bool) { return 0, false },
 	}

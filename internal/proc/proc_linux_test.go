@@ -18,7 +18,7 @@ func TestParseStat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := proc.Stat{PID: 4242, Comm: "a) (b c)", State: "S", PPID: 1, PGID: 4240, SID: 4200, Flags: 4194560, Start: 19439, RawLine: line}
+	want := proc.Stat{PID: 4242, Comm: "a) (b c)", State: "S", PPID: 1, PGID: 4240, SID: 4200, Flags: 4194560, Threads: 1, Start: 19439, RawLine: line}
 	if s != want {
 		t.Errorf("ParseStat: got %+v, want %+v", s, want)
 	}

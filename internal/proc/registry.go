@@ -9,9 +9,19 @@ import (
 // its watchdog (see [SetWatchdog]).
 func LiveDescendants() []Identity {
 	w, _, _ := watchdog()
+	self := os.Getpid()
 	var ids []Identity
-	for _, pid := range Descendants(os.Getpid()) {
-		if id, err := Identify(pid); err == nil && id != w && id.Alive() {
+	for _, pid := range Descendants(self) {
+		s, err := ReadStat(pid)
+		if err != nil {
+			continue
+		}
+		id := Identity{PID: pid, Start: s.Start}
+		if s.PPID != self {
+			// Adopted, should its parent exit: see OriginOf.
+			seenWithParent(id)
+		}
+		if id != w && !s.Zombie() {
 			ids = append(ids, id)
 		}
 	}

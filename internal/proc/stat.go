@@ -15,6 +15,7 @@ type Stat struct {
 	PGID    int
 	SID     int
 	Flags   uint64 // the kernel's PF_* flags (field 9): PF_EXITING says it is exiting
+	Threads int    // threads in its thread group (field 20); 0 where unknown (the portable mode)
 	Start   uint64 // start time: clock ticks since boot; in the portable mode, ms since the epoch
 	RawLine string
 }
@@ -47,6 +48,9 @@ func ParseStat(line string) (Stat, error) {
 	if s.Flags, err = strconv.ParseUint(rest[6], 10, 64); err != nil {
 		return Stat{}, fmt.Errorf("proctest: stat line flags: %w", err)
 	}
+	if s.Threads, err = strconv.Atoi(rest[17]); err != nil {
+		return Stat{}, fmt.Errorf("proctest: stat line num_threads: %w", err)
+	}
 	if s.Start, err = strconv.ParseUint(rest[19], 10, 64); err != nil {
 		return Stat{}, fmt.Errorf("proctest: stat line starttime: %w", err)
 	}
@@ -64,6 +68,12 @@ func procPath(pid int, name string) string {
 // Zombie reports whether the state is one of a process that has exited
 // and waits to be reaped (or is being torn down): it counts as dead.
 func (s Stat) Zombie() bool { return s.State == "Z" || s.State == "X" || s.State == "x" }
+
+// LeaderExited reports whether the process's main thread has exited while
+// other threads of it run on (pthread_exit in main): its stat reads Z,
+// yet the process lives, and holds what its threads hold. A zombie whose
+// thread group is gone counts one thread.
+func (s Stat) LeaderExited() bool { return s.Zombie() && s.Threads > 1 }
 
 // pfExiting is the kernel's PF_EXITING: the process is in exit(2) and
 // will be dead in a moment, whatever it does.

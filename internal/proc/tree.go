@@ -63,9 +63,16 @@ func treesBy(seeds []Identity, children func(int) []int) []Identity {
 			out = append(out, id)
 		}
 		for _, pid := range walk(id.PID, children) {
-			if d, err := Identify(pid); err == nil && d.Start >= id.Start {
-				add(d)
+			s, err := ReadStat(pid)
+			if err != nil || s.Start < id.Start {
+				continue
 			}
+			d := Identity{PID: pid, Start: s.Start}
+			if s.PPID != os.Getpid() {
+				// Adopted, should its parent exit: see OriginOf.
+				seenWithParent(d)
+			}
+			add(d)
 		}
 	}
 	return out

@@ -69,3 +69,7 @@ func OnlyAsHelper(t testing.TB, env string) string {
 	}
 	return v
 }
+
+// HelperRole is the role HelperCommand gave this test binary, "" if none:
+// for an init that must act before TestMain (runtime.LockOSThread).
+func HelperRole() string { return os.Getenv(helperRoleEnv) }

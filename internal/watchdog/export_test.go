@@ -1,5 +1,7 @@
 package watchdog
 
+import "os"
+
 // RoleFlag starts the arguments of a test binary started as the watchdog.
 const RoleFlag = roleFlag
 
@@ -18,4 +20,12 @@ func Die() {
 	guard.w.Close()
 	guard.p.Wait()
 	guard.w, guard.p, guard.starts, guard.fixtures = nil, nil, 0, nil
+}
+
+// Pipe is the test process's end of its watchdog's pipe, nil while none
+// runs.
+func Pipe() *os.File {
+	guard.mu.Lock()
+	defer guard.mu.Unlock()
+	return guard.w
 }

@@ -42,6 +42,6 @@ func init() {
 	// Read as the test process reads them, the identities it sends match.
 	// Should the test process be gone already, it sent nothing to match.
 	proc.MeasureStartsAs(owner)
-	serve(owner.PID, os.NewFile(in, "watchdog"))
+	serve(owner, in)
 	exit(0)
 }

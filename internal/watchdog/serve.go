@@ -12,23 +12,34 @@ import (
 )
 
 // serve is the watchdog's life: it learns the fixtures of the test
-// process owner from in until EOF, which comes when the test process
-// exits, and then cleans up what is left of them.
-func serve(owner int, in io.Reader) {
+// process owner from in (descriptor or handle fd) until the test process
+// is gone, and then cleans up what is left of them (see [readLines] for
+// how it learns that the test process is gone).
+func serve(owner proc.Identity, fd uintptr) {
 	fixtures := map[string]*proc.Remains{}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		if m, err := parse(sc.Text()); err == nil {
-			apply(fixtures, owner, m)
+	readLines(owner, fd, func(line string) {
+		if m, err := parse(line); err == nil {
+			apply(fixtures, owner.PID, m)
 		}
+	})
+	cleanUp(fixtures)
+}
+
+// maxLine bounds one line of the protocol: a longer one is dropped.
+const maxLine = 1 << 20
+
+// scanLines calls each for every line of in until EOF. A line it cannot
+// read must not end the watch early: only EOF says that the test process
+// is gone.
+func scanLines(in io.Reader, each func(string)) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	for sc.Scan() {
+		each(sc.Text())
 	}
 	if sc.Err() != nil {
-		// A line it cannot read must not end the watch early: only EOF
-		// says that the test process is gone.
 		io.Copy(io.Discard, in)
 	}
-	cleanUp(fixtures)
 }
 
 // killWait bounds the wait for the killed processes to die before the
