@@ -29,9 +29,15 @@
 //		})
 //	}
 //
-// The fixture's shape is set by [Escaping] (the descendant calls setsid,
-// as daemons do), [Hermetic] (the test binary re-executes itself instead
-// of /bin/sh and /bin/sleep; see [VerifyTestMain]) and [Lifetime]. The
+// The fixture's shape: by default the direct child waits for its
+// descendant; [Launcher] makes it exit at once, leaving the descendant
+// running (npm shims, sh -c 'work &'); [Escaping] makes the descendant call
+// setsid, as daemons do; [DoubleFork] makes it a daemon that the direct
+// child forked twice; [JobControl] puts it in a process group of its own
+// in the child's session (set -m); [IgnoresTerm] makes it ignore SIGINT
+// and SIGTERM. [Hermetic] re-executes the test binary instead of /bin/sh
+// and /bin/sleep (see [VerifyTestMain]); [Lifetime] sets how long the
+// descendant lives. The
 // check is set by [Within], [CancelAfter] and [CancelAfterRandom] (cancel
 // during start-up, to hunt races), [ProofTimeout], [SettleTime],
 // [WithoutGoroutineCheck] and [WithoutDescriptorCheck]. AssertCancel
