@@ -1,10 +1,16 @@
 // Command execcheck finds the exec sites that can hang or orphan on
-// cancel: the execcheck analyzer as a command.
+// cancel: the execcheck analyzer as a command. In a module, as a tool:
 //
-//	execcheck ./...                 report hang, orphan and launcher sites
-//	execcheck -fix ./...            also rewrite them to cancelpolicy.Run where mechanical
-//	execcheck -sites ./...          list every exec site with its class (-json: as JSON)
-//	go vet -vettool=$(command -v execcheck) ./...
+//	go get -tool github.com/exectest/exectest/execcheck/cmd/execcheck
+//	go tool execcheck ./...                report hang, orphan and launcher sites
+//	go tool execcheck -fix ./...           also rewrite them to cancelpolicy.Run where mechanical
+//	go tool execcheck -sites ./...         list every exec site with its class (-json: as JSON)
+//	go vet -vettool="$(go tool -n execcheck)" ./...
+//
+// Or installed (then execcheck ./..., with the same flags), which keeps
+// execcheck's module and golang.org/x/tools out of the module's go.mod:
+//
+//	go install github.com/exectest/exectest/execcheck/cmd/execcheck@latest
 //
 // Exit status: 0 when nothing was found; 3 when a site was reported (with
 // -sites: when a site is neither ok nor ignored); 1 on an error.
