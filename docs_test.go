@@ -2,6 +2,7 @@ package exectest_test
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -55,6 +56,45 @@ func TestDocsShowFlakehuntFromAnotherModule(t *testing.T) {
 		} {
 			if !strings.Contains(string(b), want) {
 				t.Errorf("%s: no %q", name, want)
+			}
+		}
+	}
+}
+
+// execcheck is a module of its own, github.com/exectest/exectest/execcheck:
+// the docs name its command by that path, and take go vet's tool from
+// go tool -n, never from PATH, where a missing execcheck gave an empty
+// -vettool and go vet's own checks alone, green.
+func TestDocsShowExeccheckFromItsModule(t *testing.T) {
+	const (
+		cmd    = "github.com/exectest/exectest/execcheck/cmd/execcheck"
+		gone   = "github.com/exectest/exectest/" + "cmd/execcheck"
+		vet    = `go vet -vettool="$(go tool -n execcheck)" ./...`
+		oldVet = "-vettool=$(command -v execcheck)"
+	)
+	for _, name := range []string{"README.md", "docs/execcheck.md"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"go get -tool " + cmd, "go tool execcheck ./...", vet} {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("%s: no %q", name, want)
+			}
+		}
+	}
+	docs, err := filepath.Glob("docs/*.md")
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("docs/*.md: got %q, %v; want the docs", docs, err)
+	}
+	for _, name := range append(docs, "README.md") {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, gone) || strings.Contains(line, oldVet) {
+				t.Errorf("%s:%d: got %q, want the command as %s, go vet's tool from go tool -n", name, i+1, line, cmd)
 			}
 		}
 	}

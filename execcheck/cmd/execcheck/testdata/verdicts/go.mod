@@ -12,6 +12,7 @@ require (
 
 require (
 	github.com/ebitengine/purego v0.11.2 // indirect
+	github.com/exectest/exectest/execcheck v0.0.0 // indirect
 	github.com/go-ole/go-ole v1.2.6 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/itchyny/gojq v0.12.13 // indirect
@@ -33,6 +34,9 @@ require (
 	golang.org/x/tools v0.52.0 // indirect
 )
 
-tool github.com/exectest/exectest/cmd/execcheck
+tool github.com/exectest/exectest/execcheck/cmd/execcheck
 
-replace github.com/exectest/exectest => ../../../..
+replace (
+	github.com/exectest/exectest => ../../../../..
+	github.com/exectest/exectest/execcheck => ../../../..
+)

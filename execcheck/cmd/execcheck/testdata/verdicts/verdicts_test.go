@@ -3,9 +3,10 @@
 // 'sleep 20 & wait'), to compare the verdicts with the classes execcheck
 // gives their sites: script, gexec and mvdan.cc/sh fail (hang, hang,
 // orphan), go-cmd passes (ok). It is a module of its own, not run by the
-// suite (it needs those modules from the proxy):
+// suite (it needs those modules from the proxy), and not one of the
+// checkout's workspace (go.work), hence GOWORK=off:
 //
-//	cd cmd/execcheck/testdata/verdicts && go test -v . && go run github.com/exectest/exectest/cmd/execcheck -sites ./...
+//	cd execcheck/cmd/execcheck/testdata/verdicts && GOWORK=off go test -v . && GOWORK=off go tool execcheck -sites ./...
 package verdicts
 
 import (

@@ -22,7 +22,8 @@ import (
 //     second run is.
 //
 // It reports the median seconds of each and their ratios. The module is
-// EXECCHECK_BENCH_DIR (x/tools in docs/benchmarks.md):
+// EXECCHECK_BENCH_DIR (x/tools in docs/benchmarks.md); from execcheck/,
+// the checker's module:
 //
 //	EXECCHECK_BENCH_DIR=/tmp/x/tools go test -run '^$' -bench AgainstGoVet -benchtime 4x ./cmd/execcheck
 func BenchmarkAgainstGoVet(b *testing.B) {

@@ -6,6 +6,7 @@ require github.com/exectest/exectest v0.0.0
 
 require (
 	github.com/ebitengine/purego v0.11.2 // indirect
+	github.com/exectest/exectest/execcheck v0.0.0 // indirect
 	github.com/go-ole/go-ole v1.2.6 // indirect
 	github.com/lufia/plan9stats v0.0.0-20211012122336-39d0f177ccd0 // indirect
 	github.com/power-devops/perfstat v0.0.0-20260805114148-88456608a4f6 // indirect
@@ -20,6 +21,9 @@ require (
 	golang.org/x/tools v0.52.0 // indirect
 )
 
-tool github.com/exectest/exectest/cmd/execcheck
+tool github.com/exectest/exectest/execcheck/cmd/execcheck
 
-replace github.com/exectest/exectest => ../../../..
+replace (
+	github.com/exectest/exectest => ../../../../..
+	github.com/exectest/exectest/execcheck => ../../../..
+)

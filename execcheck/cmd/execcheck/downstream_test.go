@@ -11,14 +11,21 @@ import (
 )
 
 // downstream copies testdata/downstream, a module that requires exectest
-// through a replace to this checkout and has a runner with the bug
-// seeded, into a temporary directory; it works offline (GOPROXY=off),
-// from the module cache and the checkout.
+// and execcheck through replaces to this checkout and has a runner with
+// the bug seeded, into a temporary directory; it works offline
+// (GOPROXY=off), from the module cache and the checkout.
 func downstream(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("../..")
+	// This folder is execcheck/cmd/execcheck: execcheck's module is two
+	// folders up, the toolkit's (the checkout's root) three.
+	checker, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
+	}
+	root := filepath.Dir(checker)
+	replaces := map[string]string{
+		"github.com/exectest/exectest => ../../../../..\n":        "github.com/exectest/exectest => " + root + "\n",
+		"github.com/exectest/exectest/execcheck => ../../../..\n": "github.com/exectest/exectest/execcheck => " + checker + "\n",
 	}
 	dir := t.TempDir()
 	src := filepath.Join("testdata", "downstream")
@@ -32,7 +39,12 @@ func downstream(t *testing.T) string {
 			t.Fatal(err)
 		}
 		if e.Name() == "go.mod" {
-			b = bytes.Replace(b, []byte("=> ../../../.."), []byte("=> "+root), 1)
+			for from, to := range replaces {
+				if !bytes.Contains(b, []byte(from)) {
+					t.Fatalf("%s: no %q to point to this checkout", filepath.Join(src, e.Name()), from)
+				}
+				b = bytes.Replace(b, []byte(from), []byte(to), 1)
+			}
 		}
 		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
 			t.Fatal(err)
@@ -58,29 +70,33 @@ func goIn(t *testing.T, dir string, args ...string) (string, bool) {
 	return string(out), err == nil
 }
 
-// TestDownstream is the issue's downstream proof: in another module,
-// execcheck finds the seeded bug (also as go vet's tool), the exectest
-// test of that site fails, -fix rewrites it to cancelpolicy.Run, and then
-// execcheck finds nothing and the same test passes.
+// TestDownstream is the issue's downstream proof: in another module that
+// has execcheck as a tool (go get -tool), execcheck finds the seeded bug
+// (also as go vet's tool, the README's go vet -vettool="$(go tool -n
+// execcheck)"), the exectest test of that site fails, -fix rewrites it to
+// cancelpolicy.Run, and then execcheck finds nothing (also run by its
+// command path, as go run and go install take it) and the same test
+// passes.
 func TestDownstream(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds another module: not under -short")
 	}
 	dir := downstream(t)
-	const check = "github.com/exectest/exectest/cmd/execcheck"
+	const check = "github.com/exectest/exectest/execcheck/cmd/execcheck"
 
-	out, ok := goIn(t, dir, "run", check, "./...")
-	if ok || !strings.Contains(out, "runner.go:16:9: hang: stdout is a *bytes.Buffer") || !strings.Contains(out, "exit status 3") {
-		t.Fatalf("execcheck before the fix: got ok=%v and\n%s\nwant exit status 3 and the hang at runner.go:16:9", ok, out)
+	out, ok := goIn(t, dir, "tool", "execcheck", "./...")
+	if ok || !strings.Contains(out, "runner.go:16:9: hang: stdout is a *bytes.Buffer") {
+		t.Fatalf("go tool execcheck before the fix: got ok=%v and\n%s\nwant a failure and the hang at runner.go:16:9", ok, out)
 	}
 
-	bin := filepath.Join(t.TempDir(), "execcheck")
-	if out, ok := goIn(t, dir, "build", "-o", bin, check); !ok {
-		t.Fatalf("go build execcheck: %s", out)
+	out, ok = goIn(t, dir, "tool", "-n", "execcheck")
+	bin := strings.TrimSpace(out)
+	if !ok || !filepath.IsAbs(bin) || strings.Contains(bin, "\n") {
+		t.Fatalf("go tool -n execcheck: got ok=%v and %q, want the path of the tool's binary", ok, out)
 	}
 	out, ok = goIn(t, dir, "vet", "-vettool="+bin, "./...")
 	if ok || !strings.Contains(out, "runner.go:16:9: hang: ") {
-		t.Fatalf("go vet -vettool=execcheck before the fix: got ok=%v and\n%s\nwant the hang at runner.go:16:9", ok, out)
+		t.Fatalf("go vet -vettool=\"$(go tool -n execcheck)\" before the fix: got ok=%v and\n%s\nwant the hang at runner.go:16:9", ok, out)
 	}
 
 	out, ok = goIn(t, dir, "test", "-count=1", "-v", "-run", "^TestRunCancel$", ".")
@@ -88,8 +104,8 @@ func TestDownstream(t *testing.T) {
 		t.Fatalf("the AssertCancel test before the fix: got ok=%v and\n%s\nwant --- FAIL: TestRunCancel", ok, out)
 	}
 
-	if out, ok := goIn(t, dir, "run", check, "-fix", "./..."); !ok {
-		t.Fatalf("execcheck -fix: %s", out)
+	if out, ok := goIn(t, dir, "tool", "execcheck", "-fix", "./..."); !ok {
+		t.Fatalf("go tool execcheck -fix: %s", out)
 	}
 	src, err := os.ReadFile(filepath.Join(dir, "runner.go"))
 	if err != nil {
@@ -99,8 +115,11 @@ func TestDownstream(t *testing.T) {
 		t.Fatalf("runner.go after -fix: got\n%s\nwant cancelpolicy.Run(ctx, cmd) and its import", src)
 	}
 
+	if out, ok := goIn(t, dir, "tool", "execcheck", "./..."); !ok || out != "" {
+		t.Fatalf("go tool execcheck after the fix: got ok=%v and %q, want no finding", ok, out)
+	}
 	if out, ok := goIn(t, dir, "run", check, "./..."); !ok || out != "" {
-		t.Fatalf("execcheck after the fix: got ok=%v and %q, want no finding", ok, out)
+		t.Fatalf("go run %s after the fix: got ok=%v and %q, want no finding", check, ok, out)
 	}
 	out, ok = goIn(t, dir, "test", "-count=1", "-v", "-run", "^TestRunCancel$", ".")
 	if !ok || !strings.Contains(out, "--- PASS: TestRunCancel") {

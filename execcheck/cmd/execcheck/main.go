@@ -1,0 +1,32 @@
+// Command execcheck finds the exec sites that can hang or orphan on
+// cancel: the execcheck analyzer as a command. In a module, as a tool:
+//
+//	go get -tool github.com/exectest/exectest/execcheck/cmd/execcheck
+//	go tool execcheck ./...                report hang, orphan and launcher sites
+//	go tool execcheck -fix ./...           also rewrite them to cancelpolicy.Run where mechanical
+//	go tool execcheck -sites ./...         list every exec site with its class (-json: as JSON)
+//	go vet -vettool="$(go tool -n execcheck)" ./...
+//
+// Or installed (then execcheck ./..., with the same flags), which keeps
+// execcheck's module and golang.org/x/tools out of the module's go.mod:
+//
+//	go install github.com/exectest/exectest/execcheck/cmd/execcheck@latest
+//
+// Exit status: 0 when nothing was found; 3 when a site was reported (with
+// -sites: when a site is neither ok nor ignored); 1 on an error.
+// Test files are analyzed unless -test=false. See docs/execcheck.md.
+package main
+
+import (
+	"os"
+
+	"github.com/exectest/exectest/execcheck"
+	"golang.org/x/tools/go/analysis/singlechecker"
+)
+
+func main() {
+	if sitesMode(os.Args[1:]) {
+		os.Exit(runSites(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	singlechecker.Main(execcheck.Analyzer)
+}
