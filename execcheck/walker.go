@@ -311,7 +311,7 @@ func (w *walker) finish(sig *types.Signature) {
 				k = append(k, e)
 			}
 			switch {
-			case v.fn.named != nil && methodOf(v.fn.named, "os", "Process") && v.fn.named.Name() == "Kill":
+			case isMethodNamed(v.fn.named, "os", "Process", "Kill"):
 				k = append(k, effect{Sig: sigKill, SigParam: -1, Why: "Process.Kill"})
 			case v.fn.named != nil:
 				if ns := w.ps.summaryOf(v.fn.named); ns != nil {
@@ -594,7 +594,7 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 		if obj == nil {
 			return
 		}
-		if gv, ok := obj.(*types.Var); ok && isGlobal(gv) {
+		if gv, ok := obj.(*types.Var); ok && isPackageLevel(gv) {
 			w.global(gv, v)
 			return
 		}
@@ -661,10 +661,6 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 	}
 }
 
-func isGlobal(v *types.Var) bool {
-	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
-}
-
 func (w *walker) global(gv *types.Var, v value) {
 	switch {
 	case holdsCmd(gv.Type()) && v.inst != nil:
@@ -676,22 +672,6 @@ func (w *walker) global(gv *types.Var, v value) {
 	case isInteger(gv.Type()) && v.pid != nil:
 		join(w.ps.pidVar(gv), v.pid)
 	}
-}
-
-func isFalse(info *types.Info, e ast.Expr) bool {
-	if e == nil {
-		return false
-	}
-	tv, ok := info.Types[e]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
-}
-
-func isNil(info *types.Info, e ast.Expr) bool {
-	if e == nil {
-		return false
-	}
-	tv, ok := info.Types[e]
-	return ok && tv.IsNil()
 }
 
 func (w *walker) escape(x *instance, why string) {
@@ -751,7 +731,7 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 			p.StderrSet = true
 		}
 		t := w.info.TypeOf(r)
-		if t == nil || isFile(t) {
+		if t == nil || isPointerToNamed(t, "os", "File") {
 			return
 		}
 		if !p.CopyPipe {
@@ -769,11 +749,6 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 	}
 }
 
-func isFile(t types.Type) bool {
-	p, ok := types.Unalias(t).(*types.Pointer)
-	return ok && named(p.Elem(), "os", "File")
-}
-
 // fnKills is what a function value assigned to Cancel kills.
 func (w *walker) fnKills(f *fnVal, r ast.Expr) []effect {
 	var k []effect
@@ -784,7 +759,7 @@ func (w *walker) fnKills(f *fnVal, r ast.Expr) []effect {
 		}
 		k = append(k, e)
 	}
-	if f.named != nil && methodOf(f.named, "os", "Process") && f.named.Name() == "Kill" {
+	if isMethodNamed(f.named, "os", "Process", "Kill") {
 		return append(k, w.here(effect{Sig: sigKill, SigParam: -1, Why: types.ExprString(r)}))
 	}
 	if f.named != nil {
@@ -975,7 +950,7 @@ func (w *walker) ident(id *ast.Ident) value {
 	}
 	switch o := obj.(type) {
 	case *types.Var:
-		if isGlobal(o) {
+		if isPackageLevel(o) {
 			return w.globalValue(o)
 		}
 		if holdsCmd(o.Type()) {
@@ -1143,22 +1118,6 @@ func (w *walker) composite(e *ast.CompositeLit) value {
 	return value{}
 }
 
-func isPointerType(t types.Type) bool {
-	_, ok := types.Unalias(t).(*types.Pointer)
-	return ok
-}
-
-func derefStruct(t types.Type) (*types.Struct, bool) {
-	if t == nil {
-		return nil, false
-	}
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	s, ok := t.Underlying().(*types.Struct)
-	return s, ok
-}
-
 // made records a creation of x at call.
 func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []ast.Expr, variadic bool) {
 	c := creation{Where: w.ps.where(call.Pos()), Ctx: ctxNone, CtxParam: -1, Prog: program(w.info, progArgs, variadic)}
@@ -1311,9 +1270,9 @@ func (w *walker) call(c *ast.CallExpr) []value {
 			continue
 		}
 		switch {
-		case funcIs(fn, "bufio", "NewReader", "NewReaderSize") || funcIs(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
+		case isFunctionNamed(fn, "bufio", "NewReader", "NewReaderSize") || isFunctionNamed(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
 			return []value{{pipe: a.pipe, what: a.what}}
-		case funcIs(fn, "io", "ReadFull", "ReadAtLeast"):
+		case isFunctionNamed(fn, "io", "ReadFull", "ReadAtLeast"):
 		default:
 			w.readToEOF(a, fn)
 		}
@@ -1333,21 +1292,21 @@ func (w *walker) call(c *ast.CallExpr) []value {
 			}
 		}
 		return nil
-	case funcIs(fn, "os/exec", "Command"):
+	case isFunctionNamed(fn, "os/exec", "Command"):
 		x := w.ps.newInstance()
 		w.made(x, c, nil, c.Args, c.Ellipsis.IsValid())
 		return []value{{inst: x}}
-	case funcIs(fn, "os/exec", "CommandContext"):
+	case isFunctionNamed(fn, "os/exec", "CommandContext"):
 		x := w.ps.newInstance()
 		if len(c.Args) > 0 {
 			w.made(x, c, c.Args[0], c.Args[1:], c.Ellipsis.IsValid())
 		}
 		return []value{{inst: x}}
-	case funcIs(fn, "context", "Background", "TODO"):
+	case isFunctionNamed(fn, "context", "Background", "TODO"):
 		return []value{{isCtx: true, ctx: ctxBackground}}
-	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
+	case pkgPathOf(fn) == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
 		return []value{{isCtx: true, ctx: ctxCancel}}
-	case fn != nil && fn.Pkg() != nil && isUnixPkg(fn.Pkg().Path()) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
+	case isUnixPkg(pkgPathOf(fn)) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
 		if len(c.Args) == 2 {
 			t := args[0]
 			group := t.neg || fn.Name() == "Killpg"
@@ -1357,14 +1316,14 @@ func (w *walker) call(c *ast.CallExpr) []value {
 			w.kill(t.pid, group, w.sigOf(c.Args[1]), types.ExprString(c))
 		}
 		return nil
-	case fn != nil && fn.Pkg() != nil && isUnixPkg(fn.Pkg().Path()) && fn.Name() == "Getpgid":
+	case isUnixPkg(pkgPathOf(fn)) && fn.Name() == "Getpgid":
 		if len(args) == 1 {
 			return []value{{pid: args[0].pid}, {}}
 		}
 		return nil
-	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == cancelpolicyPath:
+	case pkgPathOf(fn) == cancelpolicyPath:
 		return w.policy(c, fn, args)
-	case funcIs(fn, "reflect", "ValueOf"):
+	case isFunctionNamed(fn, "reflect", "ValueOf"):
 		if len(args) == 1 && args[0].inst != nil {
 			r := args[0].inst.root()
 			if r.p.Reflected == "" {
@@ -1372,7 +1331,7 @@ func (w *walker) call(c *ast.CallExpr) []value {
 			}
 		}
 		return []value{{}}
-	case fn != nil && funcIs(fn, "time", "AfterFunc"):
+	case isFunctionNamed(fn, "time", "AfterFunc"):
 		if len(args) == 2 && args[1].fn != nil {
 			w.callFn(args[1].fn, nil, nil, c)
 		}
@@ -1403,11 +1362,6 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	}
 	w.passedOn(c, fn, args, true)
 	return nil
-}
-
-func isInterfaceMethod(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 }
 
 // passedOn handles a call execcheck does not follow: commands passed to
