@@ -1118,26 +1118,6 @@ func (w *walker) composite(e *ast.CompositeLit) value {
 	return value{}
 }
 
-// made records a creation of x at call.
-func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []ast.Expr, variadic bool) {
-	c := creation{Where: w.ps.where(call.Pos()), Ctx: ctxNone, CtxParam: -1, Prog: program(w.info, progArgs, variadic)}
-	if ctxExpr != nil {
-		c.Ctx, c.CtxParam = w.ctxOf(ctxExpr)
-	}
-	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
-	r := x.root()
-	r.p.Creations = append(r.p.Creations, c)
-	r.local = append(r.local, &localCreation{call: call, ctxExpr: ctxExpr})
-}
-
-func (w *walker) ctxOf(e ast.Expr) (ctxKind, int) {
-	v := w.eval(e)
-	if v.isCtx {
-		return v.ctx, v.ctxParam
-	}
-	return ctxCancel, -1
-}
-
 // sigOf reads a signal argument.
 func (w *walker) sigOf(e ast.Expr) value {
 	if e == nil {
@@ -1205,23 +1185,6 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	}
 }
 
-func (w *walker) addRun(x *instance, rs *runSite) {
-	r := x.root()
-	r.runs = append(r.runs, rs)
-	if r.param >= 0 {
-		r.p.Runs = append(r.p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
-	}
-}
-
-// runAt records, at the call c of the helper via, a run the helper makes
-// (or its own helper, ri.Via).
-func (w *walker) runAt(x *instance, ri runInfo, c *ast.CallExpr, via string) {
-	if ri.Via != "" {
-		via += " → " + ri.Via
-	}
-	w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: via, opts: ri.Opts})
-}
-
 // call evaluates a call and returns its results.
 func (w *walker) call(c *ast.CallExpr) []value {
 	fun := ast.Unparen(c.Fun)
@@ -1259,83 +1222,8 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	for i, a := range c.Args {
 		args[i] = w.eval(a)
 	}
-	if methodExpr && methodOf(fn, "os/exec", "Cmd") {
-		return w.cmdMethod(c, fn.Name(), args[0], c.Args[0], true)
-	}
-	if recv.pipe != nil && fn != nil && fn.Name() == "WriteTo" {
-		w.readToEOF(recv, fn)
-	}
-	for _, a := range args {
-		if a.pipe == nil {
-			continue
-		}
-		switch {
-		case isFunctionNamed(fn, "bufio", "NewReader", "NewReaderSize") || isFunctionNamed(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
-			return []value{{pipe: a.pipe, what: a.what}}
-		case isFunctionNamed(fn, "io", "ReadFull", "ReadAtLeast"):
-		default:
-			w.readToEOF(a, fn)
-		}
-	}
-	switch {
-	case methodOf(fn, "os/exec", "Cmd"):
-		return w.cmdMethod(c, fn.Name(), recv, recvExpr, false)
-	case methodOf(fn, "os", "Process"):
-		if recv.proc != nil || w.cancelOwner != nil || w.deferTo != nil {
-			switch fn.Name() {
-			case "Kill":
-				w.kill(recv.proc, false, value{isSig: true, sig: sigKill, sigParam: -1, closureSig: -1}, types.ExprString(c))
-			case "Signal":
-				if len(c.Args) == 1 {
-					w.kill(recv.proc, false, w.sigOf(c.Args[0]), types.ExprString(c))
-				}
-			}
-		}
-		return nil
-	case isFunctionNamed(fn, "os/exec", "Command"):
-		x := w.ps.newInstance()
-		w.made(x, c, nil, c.Args, c.Ellipsis.IsValid())
-		return []value{{inst: x}}
-	case isFunctionNamed(fn, "os/exec", "CommandContext"):
-		x := w.ps.newInstance()
-		if len(c.Args) > 0 {
-			w.made(x, c, c.Args[0], c.Args[1:], c.Ellipsis.IsValid())
-		}
-		return []value{{inst: x}}
-	case isFunctionNamed(fn, "context", "Background", "TODO"):
-		return []value{{isCtx: true, ctx: ctxBackground}}
-	case pkgPathOf(fn) == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
-		return []value{{isCtx: true, ctx: ctxCancel}}
-	case isUnixPkg(pkgPathOf(fn)) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
-		if len(c.Args) == 2 {
-			t := args[0]
-			group := t.neg || fn.Name() == "Killpg"
-			if u, ok := ast.Unparen(c.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.SUB {
-				group = true
-			}
-			w.kill(t.pid, group, w.sigOf(c.Args[1]), types.ExprString(c))
-		}
-		return nil
-	case isUnixPkg(pkgPathOf(fn)) && fn.Name() == "Getpgid":
-		if len(args) == 1 {
-			return []value{{pid: args[0].pid}, {}}
-		}
-		return nil
-	case pkgPathOf(fn) == cancelpolicyPath:
-		return w.policy(c, fn, args)
-	case isFunctionNamed(fn, "reflect", "ValueOf"):
-		if len(args) == 1 && args[0].inst != nil {
-			r := args[0].inst.root()
-			if r.p.Reflected == "" {
-				r.p.Reflected = types.ExprString(c) + " at " + w.ps.where(c.Pos())
-			}
-		}
-		return []value{{}}
-	case isFunctionNamed(fn, "time", "AfterFunc"):
-		if len(args) == 2 && args[1].fn != nil {
-			w.callFn(args[1].fn, nil, nil, c)
-		}
-		return []value{{}}
+	if vals, ok := w.knownCall(c, fn, recv, recvExpr, methodExpr, args); ok {
+		return vals
 	}
 	if fn != nil && !isInterfaceMethod(fn) {
 		if s := w.ps.summaryOf(fn); s != nil {
@@ -1483,107 +1371,6 @@ func (w *walker) builtin(b *types.Builtin, c *ast.CallExpr) []value {
 		}
 	}
 	return []value{{}}
-}
-
-// cmdMethod handles a method of *exec.Cmd, called at c, or through a
-// method value at c (methodValue: f := cmd.Output; f()).
-func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr ast.Expr, methodValue bool) []value {
-	x := recv.inst
-	if x == nil {
-		x = w.ps.newInstance()
-	}
-	r := x.root()
-	switch name {
-	case "Run":
-		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
-		return []value{{}}
-	case "Start":
-		w.addRun(x, &runSite{kind: runStart, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
-		return []value{{}}
-	case "Output", "CombinedOutput":
-		if !r.p.CopyPipe {
-			r.p.CopyPipe, r.p.CopyWhy = true, fmt.Sprintf("the output is collected by %s()", name)
-		}
-		k := runOutput
-		if name == "CombinedOutput" {
-			k = runCombined
-		}
-		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
-		return []value{{}, {}}
-	case "StdoutPipe", "StderrPipe":
-		what := "stdout"
-		if name == "StdoutPipe" {
-			r.p.StdoutSet = true
-		} else {
-			r.p.StderrSet = true
-			what = "stderr"
-		}
-		return []value{{pipe: x, what: what}, {}}
-	}
-	return []value{{}, {}}
-}
-
-// readToEOF records that a command's output pipe is read until EOF (by
-// io.ReadAll, io.Copy, a bufio.Scanner, or a call execcheck does not
-// follow): that read lasts as long as any descendant holds the pipe.
-func (w *walker) readToEOF(v value, fn *types.Func) {
-	r := v.pipe.root()
-	if r.p.ReadPipe {
-		return
-	}
-	by := "a function value"
-	if fn != nil {
-		by = fn.Name()
-		if fn.Pkg() != nil {
-			by = fn.Pkg().Name() + "." + by
-		}
-	}
-	name := "StdoutPipe"
-	if v.what == "stderr" {
-		name = "StderrPipe"
-	}
-	r.p.ReadPipe = true
-	r.p.ReadWhy = fmt.Sprintf("%s is read from %s() until EOF (%s), which WaitDelay does not close", v.what, name, by)
-}
-
-// policy handles cancelpolicy.Run, Start and Apply.
-func (w *walker) policy(c *ast.CallExpr, fn *types.Func, args []value) []value {
-	switch fn.Name() {
-	case "Run", "Start":
-		if len(args) < 2 {
-			return nil
-		}
-		x := args[1].inst
-		if x == nil {
-			x = w.ps.newInstance()
-		}
-		k := runPolicyRun
-		if fn.Name() == "Start" {
-			k = runPolicyStart
-		}
-		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: c.Args[1], opts: len(c.Args) > 2})
-		if k == runPolicyStart {
-			return []value{{}, {}}
-		}
-		return []value{{}}
-	case "Apply":
-		if len(args) < 1 || args[0].inst == nil {
-			return []value{{}}
-		}
-		r := args[0].inst.root()
-		if !r.p.Applied {
-			r.p.Applied, r.p.AppliedWhy = true, types.ExprString(c)
-		}
-		r.applies = append(r.applies, c)
-		if !r.p.WaitDelay {
-			r.p.WaitDelay, r.p.WaitDelayWhy = true, "cancelpolicy.Apply's WaitDelay"
-		}
-		if !r.p.Group {
-			r.p.Group, r.p.GroupWhy = true, "cancelpolicy.Apply's Setpgid"
-		}
-		return []value{{}}
-	}
-	return nil
 }
 
 // apply applies a callee's summary at a call.
