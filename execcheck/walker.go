@@ -108,28 +108,6 @@ type targeted struct {
 	closureSig int // >= 0: the signal is this parameter of the closure
 }
 
-// attrVal is a *syscall.SysProcAttr: whether it makes a group of its own,
-// and the commands it was given to.
-type attrVal struct {
-	group   bool
-	unknown bool
-	why     string
-	insts   []*instance
-}
-
-func (a *attrVal) setGroup(why string) {
-	if a.group {
-		return
-	}
-	a.group, a.why = true, why
-	for _, x := range a.insts {
-		r := x.root()
-		if !r.p.Group {
-			r.p.Group, r.p.GroupWhy = true, why
-		}
-	}
-}
-
 // value is what execcheck knows of an expression.
 type value struct {
 	inst *instance // a command or a container of commands
@@ -249,12 +227,6 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 		w.sum.cancelKills, w.sum.Kills = w.sum.Kills, nil
 	}
 	return w.sum
-}
-
-// cancelShaped reports whether a function fits exec.Cmd's Cancel:
-// func() error.
-func cancelShaped(sig *types.Signature) bool {
-	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
 }
 
 // finish turns what the walk found into the function's summary.
@@ -567,23 +539,6 @@ func (w *walker) assignOne(l, r ast.Expr) {
 	w.assign(l, w.eval(r), r)
 }
 
-// cmdField reports whether l is x.name for a command x, and x's command.
-func (w *walker) cmdField(l ast.Expr, name string) (*instance, bool) {
-	sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != name {
-		return nil, false
-	}
-	s := w.info.Selections[sel]
-	if s == nil || s.Kind() != types.FieldVal || !isCmd(s.Recv()) {
-		return nil, false
-	}
-	x := w.eval(sel.X).inst
-	if x == nil {
-		x = w.ps.newInstance()
-	}
-	return x, true
-}
-
 func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 	switch l := ast.Unparen(l).(type) {
 	case *ast.Ident:
@@ -617,28 +572,10 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			return
 		}
 		f := sel.Obj().(*types.Var)
+		if w.assignCmdField(l, sel, f, v, r) {
+			return
+		}
 		switch {
-		case isCmd(sel.Recv()) && f.Pkg() != nil && f.Pkg().Path() == "os/exec":
-			if x := w.eval(l.X).inst; x != nil {
-				w.setField(x, f.Name(), v, r)
-			}
-		case isSysProcAttr(sel.Recv()) && (f.Name() == "Setpgid" || f.Name() == "Setsid"):
-			if isFalse(w.info, r) {
-				return
-			}
-			why := fmt.Sprintf("%s = true", types.ExprString(l))
-			if in, ok := ast.Unparen(l.X).(*ast.SelectorExpr); ok && in.Sel.Name == "SysProcAttr" {
-				if x := w.eval(in.X).inst; x != nil {
-					rt := x.root()
-					if !rt.p.Group {
-						rt.p.Group, rt.p.GroupWhy = true, why
-					}
-					return
-				}
-			}
-			if a := w.eval(l.X).attr; a != nil {
-				a.setGroup(why)
-			}
 		case holdsCmd(f.Type()):
 			w.eval(l.X)
 			if v.inst != nil {
@@ -679,131 +616,11 @@ func (w *walker) escape(x *instance, why string) {
 	r.p.Escapes = append(r.p.Escapes, why)
 }
 
-// setField records cmd.name = v.
-func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
-	rt := x.root()
-	p := &rt.p
-	switch name {
-	case "SysProcAttr":
-		switch {
-		case v.attr != nil:
-			v.attr.insts = append(v.attr.insts, x)
-			if v.attr.group && !p.Group {
-				p.Group, p.GroupWhy = true, v.attr.why
-			}
-			p.GroupUnknown = p.GroupUnknown || v.attr.unknown
-		case r != nil && isNil(w.info, r):
-		default:
-			p.GroupUnknown = true
-		}
-	case "Cancel":
-		p.CancelSet = true
-		if p.CancelWhy == "" && r != nil {
-			p.CancelWhy = "Cancel = " + types.ExprString(r)
-		}
-		switch {
-		case r != nil && isNil(w.info, r):
-		case v.fn != nil:
-			p.Cancel = append(p.Cancel, w.fnKills(v.fn, r)...)
-		default:
-			p.Cancel = append(p.Cancel, w.here(effect{Unknown: true, SigParam: -1, Why: p.CancelWhy + ", which execcheck cannot follow"}))
-		}
-	case "WaitDelay":
-		if r != nil {
-			if tv, ok := w.info.Types[r]; ok && tv.Value != nil && constant.Sign(tv.Value) == 0 {
-				return
-			}
-		}
-		if !p.WaitDelay {
-			p.WaitDelay = true
-			p.WaitDelayWhy = "WaitDelay"
-			if r != nil {
-				p.WaitDelayWhy = "WaitDelay = " + types.ExprString(r)
-			}
-		}
-	case "Stdout", "Stderr":
-		if r == nil || isNil(w.info, r) {
-			return
-		}
-		if name == "Stdout" {
-			p.StdoutSet = true
-		} else {
-			p.StderrSet = true
-		}
-		t := w.info.TypeOf(r)
-		if t == nil || isPointerToNamed(t, "os", "File") {
-			return
-		}
-		if !p.CopyPipe {
-			p.CopyPipe = true
-			what := "stdout"
-			if name == "Stderr" {
-				what = "stderr"
-			}
-			if types.IsInterface(t) {
-				p.CopyWhy = fmt.Sprintf("%s is an %s (%s), a pipe unless it holds an *os.File", what, shortType(t), types.ExprString(r))
-			} else {
-				p.CopyWhy = fmt.Sprintf("%s is a %s", what, shortType(t))
-			}
-		}
-	}
-}
-
-// fnKills is what a function value assigned to Cancel kills.
-func (w *walker) fnKills(f *fnVal, r ast.Expr) []effect {
-	var k []effect
-	for _, t := range f.effects {
-		e := t.e
-		if t.closureSig >= 0 {
-			e.Sig, e.SigParam = sigUnknown, -1
-		}
-		k = append(k, e)
-	}
-	if isMethodNamed(f.named, "os", "Process", "Kill") {
-		return append(k, w.here(effect{Sig: sigKill, SigParam: -1, Why: types.ExprString(r)}))
-	}
-	if f.named != nil {
-		if s := w.ps.summaryOf(f.named); s != nil {
-			for _, e := range s.allKills() {
-				if e.SigParam >= 0 {
-					e.Sig, e.SigParam = sigUnknown, -1
-				}
-				k = append(k, w.here(e))
-			}
-		}
-		if len(k) == 0 {
-			why := types.ExprString(r)
-			k = append(k, w.here(effect{Unknown: true, SigParam: -1, Why: "Cancel = " + why + ", which kills nothing execcheck can see"}))
-		}
-	}
-	return k
-}
-
 // here places an effect at the current statement.
 func (w *walker) here(e effect) effect {
 	e.scope = w.cur.id
 	e.branch = append([]branchStep(nil), w.branch...)
 	return e
-}
-
-// cancelClosure walks a closure assigned to x.Cancel: its kills are what
-// a cancel does.
-func (w *walker) cancelClosure(x *instance, fl *ast.FuncLit) {
-	rt := x.root()
-	rt.p.CancelSet = true
-	if rt.p.CancelWhy == "" {
-		rt.p.CancelWhy = "Cancel = func() ..."
-	}
-	before := len(rt.p.Cancel)
-	prevOwner, prevSeen := w.cancelOwner, w.cancelSeen
-	w.cancelOwner, w.cancelSeen = x, nil
-	w.funcBody(fl, nil)
-	seen := w.cancelSeen
-	w.cancelOwner, w.cancelSeen = prevOwner, prevSeen
-	rt = x.root()
-	if len(rt.p.Cancel) == before && len(seen) > 0 {
-		rt.p.Cancel = append(rt.p.Cancel, effect{Unknown: true, SigParam: -1, Why: fmt.Sprintf("Cancel calls %s, which execcheck cannot follow", seen[0])})
-	}
 }
 
 // closure walks a function literal. With wait, its kills are kept for
@@ -1004,27 +821,8 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 	case types.FieldVal:
 		f := sel.Obj().(*types.Var)
 		x := w.eval(e.X)
-		if isCmd(sel.Recv()) && f.Pkg() != nil && f.Pkg().Path() == "os/exec" {
-			if x.inst == nil {
-				return value{}
-			}
-			switch f.Name() {
-			case "Process":
-				return value{proc: x.inst}
-			case "SysProcAttr":
-				a := &attrVal{insts: []*instance{x.inst}}
-				if r := x.inst.root(); r.p.Group {
-					a.group, a.why = true, r.p.GroupWhy
-				}
-				return value{attr: a}
-			}
-			return value{}
-		}
-		if f.Name() == "Pid" && isProcess(sel.Recv()) {
-			if x.proc != nil {
-				return value{pid: x.proc}
-			}
-			return value{}
+		if v, ok := readCmdField(sel, f, x); ok {
+			return v
 		}
 		if holdsCmd(f.Type()) {
 			return value{inst: w.ps.field(f)}
@@ -1049,43 +847,9 @@ func (w *walker) composite(e *ast.CompositeLit) value {
 	switch {
 	case t == nil:
 	case isCmd(t) && !isPointerType(t):
-		x := w.ps.newInstance()
-		var progArgs []ast.Expr
-		for _, el := range e.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				continue
-			}
-			k, _ := kv.Key.(*ast.Ident)
-			if k == nil {
-				continue
-			}
-			if k.Name == "Path" {
-				progArgs = append([]ast.Expr{kv.Value}, progArgs...)
-			}
-			if k.Name == "Cancel" {
-				if fl, ok := ast.Unparen(kv.Value).(*ast.FuncLit); ok {
-					w.cancelClosure(x, fl)
-					continue
-				}
-			}
-			w.setField(x, k.Name, w.eval(kv.Value), kv.Value)
-		}
-		w.made(x, e, nil, progArgs, false)
-		return value{inst: x}
+		return w.cmdLit(e)
 	case isSysProcAttr(t):
-		a := &attrVal{}
-		for _, el := range e.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				continue
-			}
-			w.eval(kv.Value)
-			if k, ok := kv.Key.(*ast.Ident); ok && (k.Name == "Setpgid" || k.Name == "Setsid") && !isFalse(w.info, kv.Value) {
-				a.setGroup(fmt.Sprintf("SysProcAttr{%s: %s}", k.Name, types.ExprString(kv.Value)))
-			}
-		}
-		return value{attr: a}
+		return w.sysProcAttrLit(e)
 	}
 	var container *instance
 	if t != nil && holdsCmd(t) {
