@@ -202,6 +202,9 @@ func (w *walker) policy(c *ast.CallExpr, fn *types.Func, args []value) []value {
 	return nil
 }
 
+// addRun records a run of x, the site classified once the package is
+// walked; for a parameter, the run also goes to the summary (props.Runs)
+// and counts at each call of the helper (runAt).
 func (w *walker) addRun(x *instance, rs *runSite) {
 	r := x.root()
 	r.runs = append(r.runs, rs)
@@ -231,6 +234,9 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	r.local = append(r.local, &localCreation{call: call, ctxExpr: ctxExpr})
 }
 
+// ctxOf is the kind of the context e, with its parameter index for
+// ctxParam; a context execcheck cannot read is taken as one that can be
+// done.
 func (w *walker) ctxOf(e ast.Expr) (ctxKind, int) {
 	v := w.eval(e)
 	if v.isCtx {

@@ -22,6 +22,8 @@ type attrVal struct {
 	insts   []*instance
 }
 
+// setGroup records that the SysProcAttr makes a group of its own (why:
+// how), on the commands it was given to as well.
 func (a *attrVal) setGroup(why string) {
 	if a.group {
 		return

@@ -27,6 +27,7 @@ func (w *walker) sigOf(e ast.Expr) value {
 	return value{isSig: true, sig: sigUnknown, sigParam: -1, closureSig: -1}
 }
 
+// sigNumber is what the constant signal n does.
 func sigNumber(n int64) sigKind {
 	switch n {
 	case 0:
@@ -70,6 +71,12 @@ func (w *walker) kill(target *instance, group bool, sv value, why string) {
 	w.record(target, w.here(e), closureSig)
 }
 
+// record records the kill e of target (nil: none execcheck saw) in the
+// function's summary, and where the walk stands: while a Cancel closure
+// is walked, in that command's Cancel; while a closure whose call is
+// waited for is walked, in the closure (callFn applies it at the call);
+// otherwise on the command, as a kill by hand. A probe (signal 0) kills
+// nothing and is dropped.
 func (w *walker) record(target *instance, e effect, closureSig int) {
 	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
 		return

@@ -12,7 +12,19 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// call evaluates a call and returns its results.
+// call walks a call and returns its results, one value per result (nil
+// when it knows none). A conversion passes its operand through, a
+// builtin is builtin's, and a function literal called at once is walked
+// in place, its kills counting at once. Otherwise call evaluates the
+// receiver, then the arguments, and routes the call by its callee: one
+// the exec model knows is knownCall's; a declared function with a
+// summary (walked first, if of this package and not walked yet) has it
+// applied to the arguments (apply); a function value is a method value
+// of *exec.Cmd run at the call (cmdMethod), a declared function whose
+// summary is applied, or a closure whose kills are applied (callFn) and
+// whose results call returns; any other call (an interface method, a
+// function with no summary, a value execcheck does not know) is
+// passedOn.
 func (w *walker) call(c *ast.CallExpr) []value {
 	fun := ast.Unparen(c.Fun)
 	if tv, ok := w.info.Types[fun]; ok && tv.IsType() {
@@ -110,6 +122,8 @@ func quietPkg(p *types.Package) bool {
 	return !hasDot(p.Path())
 }
 
+// hasDot reports whether the first element of path has a dot: a module's
+// package, not the standard library's.
 func hasDot(path string) bool {
 	for i := 0; i < len(path) && path[i] != '/'; i++ {
 		if path[i] == '.' {
@@ -119,6 +133,8 @@ func hasDot(path string) bool {
 	return false
 }
 
+// builtin walks a call of a builtin: its arguments are evaluated, and
+// append's result is the container all its command arguments join.
 func (w *walker) builtin(b *types.Builtin, c *ast.CallExpr) []value {
 	var vals []value
 	for _, a := range c.Args {
@@ -143,7 +159,14 @@ func (w *walker) builtin(b *types.Builtin, c *ast.CallExpr) []value {
 	return []value{{}}
 }
 
-// apply applies a callee's summary at a call.
+// apply applies a callee's summary at the call c: what it does to a
+// command parameter is done to the command passed (applyProps; a helper
+// of this package that keeps the parameter in a field joins the two),
+// its kills of a pid or *os.Process parameter kill the one passed (of
+// its group for -pid), and its results become the command it makes
+// (fromResult) or passes back, the kill function or the SysProcAttr it
+// returns. The effects are placed at the call (here), a signal
+// parameter replaced by the argument (resolve).
 func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value) []value {
 	argExpr := func(i int) ast.Expr {
 		if i < len(c.Args) {

@@ -25,6 +25,12 @@ func (w *walker) multi(e ast.Expr, n int) []value {
 	return vals
 }
 
+// eval is what execcheck knows of the value of e. It walks the
+// subexpressions, so that the calls and closures in them are walked, and
+// tracks only what bears on a command: the command (or a container of
+// commands) itself, its *os.Process, its pid (and -pid: its group), a
+// SysProcAttr, an output pipe, a context, a signal, a function value.
+// Anything else is the zero value.
 func (w *walker) eval(e ast.Expr) value {
 	switch e := e.(type) {
 	case nil:
@@ -83,6 +89,11 @@ func (w *walker) eval(e ast.Expr) value {
 	return value{}
 }
 
+// ident is the value of a name: what the walk last assigned to it; for a
+// package variable, its package-wide value (globalValue); for a local
+// command the walk did not see assigned, a command of unknown origin,
+// kept from then on; for a context not seen, one that can be done; for
+// a declared function, a function value.
 func (w *walker) ident(id *ast.Ident) value {
 	obj := w.info.ObjectOf(id)
 	if obj == nil {
@@ -111,6 +122,10 @@ func (w *walker) ident(id *ast.Ident) value {
 	return value{}
 }
 
+// globalValue is the value of the package variable o: a signal
+// (os.Kill, os.Interrupt), or, for a variable of this package holding a
+// command or an integer, the package-wide command or pid; nothing for
+// other packages' variables.
 func (w *walker) globalValue(o *types.Var) value {
 	if v, ok := signalVar(o); ok {
 		return v
@@ -127,6 +142,12 @@ func (w *walker) globalValue(o *types.Var) value {
 	return value{}
 }
 
+// selector is the value of x.f: a qualified name (pkg.V, pkg.F); a field
+// the exec model knows (readCmdField); a field holding a command or an
+// integer, the one that field holds package-wide, whatever the struct
+// value (a command kept in a runner's field is the same in all its
+// methods); a method value, a function value that, for a method of
+// *exec.Cmd, keeps its receiver for the run at its call.
 func (w *walker) selector(e *ast.SelectorExpr) value {
 	sel := w.info.Selections[e]
 	if sel == nil {
@@ -163,6 +184,11 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 	return value{}
 }
 
+// composite is the value of a composite literal: an exec.Cmd or a
+// SysProcAttr literal is the exec model's (cmdLit, sysProcAttrLit); in a
+// struct literal, a keyed field holding a command or a pid joins what it
+// is given into that field's package-wide one; a slice, array or map
+// literal holding commands is one container that all its elements join.
 func (w *walker) composite(e *ast.CompositeLit) value {
 	t := w.info.TypeOf(e)
 	switch {

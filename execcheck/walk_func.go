@@ -25,6 +25,12 @@ func (w *walker) closure(fl *ast.FuncLit, wait bool) value {
 	return value{fn: fv}
 }
 
+// funcBody walks a function literal's body in a scope of its own (its
+// kills neither follow nor alternate with those outside it), its
+// branches counted from its start. Its signal and command parameters are seeded
+// as walkFunc seeds a declared function's; fv, if not nil, records its
+// command parameters and gathers its results. The body shares env with
+// the function around it: a free variable is that function's variable.
 func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 	w.ps.scopes++
 	sc := &scope{id: w.ps.scopes, params: map[types.Object]int{}}
@@ -71,7 +77,13 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 	w.cur, w.branch, w.curFn, w.nres = prevCur, prevBranch, prevFn, prevRes
 }
 
-// callFn applies a closure's kills at its call.
+// callFn applies a closure's kills at its call c, as apply applies a
+// declared function's summary: what it does to a command parameter is
+// done to the argument, its kills of that parameter are retargeted to
+// the argument, and each kill is placed at the call (here), a signal
+// parameter replaced by the argument's signal. Called with no arguments
+// (a closure passed on, time.AfterFunc), a declared function's kills
+// count too.
 func (w *walker) callFn(f *fnVal, args []value, argExprs []ast.Expr, c *ast.CallExpr) {
 	retarget := map[*instance]*instance{}
 	argExpr := func(i int) ast.Expr {

@@ -18,12 +18,23 @@ func (w *walker) block(list []ast.Stmt) {
 	}
 }
 
+// arm walks f as the i'th arm of the if, switch or select at node: the
+// kills recorded in it carry that arm (see here and alternative).
 func (w *walker) arm(node ast.Node, i int, f func()) {
 	w.branch = append(w.branch, branchStep{node, i})
 	f()
 	w.branch = w.branch[:len(w.branch)-1]
 }
 
+// stmt walks one statement. Every statement is walked once, in source
+// order, whatever the control flow: a loop's body once, the arms of an
+// if, a switch or a select one after the other, each under arm; a go or
+// defer statement's call where it stands. What stmt tracks comes from
+// the expressions (eval) and assignments (assign) in the statement, and
+// two of its own: a range over a container of commands binds the key
+// and value to the container's command, and a command sent on a channel
+// joins the channel's command, or escapes if the channel is not one
+// execcheck follows.
 func (w *walker) stmt(s ast.Stmt) {
 	switch s := s.(type) {
 	case *ast.BlockStmt:
@@ -109,6 +120,8 @@ func (w *walker) stmt(s ast.Stmt) {
 	}
 }
 
+// clauses walks the clauses of a switch, type switch or select, each as
+// an arm of node.
 func (w *walker) clauses(node ast.Node, body *ast.BlockStmt) {
 	for i, c := range body.List {
 		w.arm(node, i, func() {
@@ -128,6 +141,13 @@ func (w *walker) clauses(node ast.Node, body *ast.BlockStmt) {
 	}
 }
 
+// ret walks a return statement, gathering what the function returns for
+// its summary (finish): per result index, a command (those of all the
+// returns joined into one, and marked as returned), a function value,
+// or a SysProcAttr. A bare return returns
+// the named results; a function literal returned is walked as a closure
+// whose kills wait for its call. In a closure, the values go to the
+// closure's results (curFn), which a call of it gives back.
 func (w *walker) ret(s *ast.ReturnStmt) {
 	var vals []value
 	if len(s.Results) == 0 && w.cur == w.top && len(w.named) > 0 {
@@ -190,6 +210,9 @@ func (w *walker) ret(s *ast.ReturnStmt) {
 	}
 }
 
+// valueSpec walks a var declaration: its values are assigned as by =;
+// a container of commands declared without a value starts as an empty
+// container of its own.
 func (w *walker) valueSpec(vs *ast.ValueSpec) {
 	if len(vs.Values) == 0 {
 		for _, id := range vs.Names {
@@ -213,6 +236,9 @@ func (w *walker) valueSpec(vs *ast.ValueSpec) {
 	}
 }
 
+// assignStmt walks an assignment: a single multi-valued right side (a
+// call, a comma-ok) is spread over the left side; an operator assignment
+// (+=, |=, ...) only evaluates its right side.
 func (w *walker) assignStmt(s *ast.AssignStmt) {
 	if len(s.Rhs) == 1 && len(s.Lhs) > 1 {
 		vals := w.multi(s.Rhs[0], len(s.Lhs))
@@ -250,6 +276,15 @@ func (w *walker) assignOne(l, r ast.Expr) {
 	w.assign(l, w.eval(r), r)
 }
 
+// assign carries the value v into l (r: the expression v came from, if
+// one: the reasons and the constant checks of exec.Cmd's fields read
+// it). A local variable takes v, except a named result holding a
+// command, which joins it (a deferred closure sees that command). A
+// package variable or a field joins v's command (or pid) into the one
+// it holds package-wide, so that a command stored by one function is
+// the one another function runs or kills; an element of a container
+// joins the container's command. A field of exec.Cmd, or a SysProcAttr's
+// Setpgid or Setsid, is the exec model's (assignCmdField).
 func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 	switch l := ast.Unparen(l).(type) {
 	case *ast.Ident:
@@ -309,6 +344,9 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 	}
 }
 
+// global carries v into the package variable gv: a command joins the one
+// gv holds package-wide (one of another package's variables escapes),
+// a pid joins gv's pid.
 func (w *walker) global(gv *types.Var, v value) {
 	switch {
 	case holdsCmd(gv.Type()) && v.inst != nil:
@@ -322,6 +360,9 @@ func (w *walker) global(gv *types.Var, v value) {
 	}
 }
 
+// escape notes that a command went where execcheck cannot follow it: a
+// command made here and never run here is then listed as unknown, with
+// why, rather than left out.
 func (w *walker) escape(x *instance, why string) {
 	r := x.root()
 	r.p.Escapes = append(r.p.Escapes, why)

@@ -1,5 +1,22 @@
 package execcheck
 
+// The walker: an abstract evaluation of a package's Go code that follows
+// each *exec.Cmd from where it is made to where it is run, and gathers
+// on the way what decides whether a cancel stops it (its context, its
+// Cancel, its group, its WaitDelay, its pipes, the kills made by hand).
+// The traversal is generic Go evaluation; what os/exec's types and calls
+// mean is the exec model, which the traversal consults:
+//
+//	walker.go     the package state, the values tracked, walkFunc and the summary it leaves
+//	walk_stmt.go  statements and assignments
+//	walk_expr.go  expressions
+//	walk_call.go  calls: routing, a callee's summary applied at its call
+//	walk_func.go  function literals
+//	cmd_fields.go the exec model's fields: exec.Cmd, SysProcAttr, Cancel
+//	cmd_calls.go  the exec model's calls: os/exec, os, syscall, context, cancelpolicy
+//	cmd_kills.go  the exec model's signals and kills
+//	types.go      the type predicates
+
 import (
 	"fmt"
 	"go/ast"
@@ -24,6 +41,8 @@ type pkgState struct {
 	scopes  int
 }
 
+// newInstance makes a command (or container) of the package, kept in
+// ps.all: every run site is found from there.
 func (ps *pkgState) newInstance() *instance {
 	x := newInstance()
 	ps.all = append(ps.all, x)
@@ -53,6 +72,7 @@ func (ps *pkgState) pidVar(v *types.Var) *instance {
 	return x
 }
 
+// where names pos the way creations and reasons do: file:line.
 func (ps *pkgState) where(pos token.Pos) string {
 	p := ps.pass.Fset.Position(pos)
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
@@ -100,6 +120,9 @@ type fnVal struct {
 	results  []value           // what a closure returns
 }
 
+// targeted is a kill a closure makes, kept for its call (callFn): of
+// which command (nil: one execcheck did not see), and whether its signal
+// is a parameter of the closure, which the call then supplies.
 type targeted struct {
 	inst       *instance
 	e          effect
@@ -128,7 +151,15 @@ type value struct {
 	sigScope   *scope
 }
 
-// walker walks one declared function, with the closures in it.
+// walker walks one declared function, with the closures in it. The walk
+// is one pass in source order, not a flow analysis: each statement is
+// walked once (a loop's body once, an if's arms one after the other), a
+// variable holds what was last assigned to it (env), and commands that
+// may be the same one (assigned, stored in a field or a container,
+// passed, returned) are joined into one instance, whose props gather
+// everything done to any of them. Branches are remembered, not merged:
+// each kill carries the scope and the arms it stands in (here), so that
+// kills on two arms of one if are alternatives, not one after the other.
 type walker struct {
 	ps   *pkgState
 	info *types.Info
@@ -156,7 +187,16 @@ type walker struct {
 	stable map[types.Object]*instance // named results holding a command: one command however assigned
 }
 
-// walkFunc walks a declared function and records its summary.
+// walkFunc walks a declared function and records its summary: what it
+// does to each command parameter, the kills of its pid and *os.Process
+// parameters, what it returns (a command it makes, a parameter passed
+// back, a kill function, a SysProcAttr that makes a group) and the kills
+// it makes. Parameters are seeded by type (commands, signals, contexts,
+// integers that may be pids, processes) so that the summary names them
+// by index and each call applies it to its arguments (apply). A named
+// result holding a command is one command however assigned, for a
+// deferred closure sets it up. A function being walked is busy: a call
+// back into it (recursion) sees no summary.
 func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 	ps.busy[fn] = true
 	defer delete(ps.busy, fn)
@@ -227,7 +267,11 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 	return w.sum
 }
 
-// finish turns what the walk found into the function's summary.
+// finish turns what the walk found into the function's summary: the
+// props of each command parameter (and which are kept in a field), the
+// kills of each pid parameter, and per result the command made here,
+// with its runs, or the parameter passed back; a returned function
+// value's kills; a SysProcAttr that makes a group.
 func (w *walker) finish(sig *types.Signature) {
 	s := w.sum
 	for i, x := range w.params {
@@ -298,7 +342,9 @@ func (w *walker) finish(sig *types.Signature) {
 	}
 }
 
-// here places an effect at the current statement.
+// here places an effect at the current statement: the scope (function
+// or closure) and the branch arms it stands in, from which alternative
+// tells kills on different arms apart.
 func (w *walker) here(e effect) effect {
 	e.scope = w.cur.id
 	e.branch = append([]branchStep(nil), w.branch...)
