@@ -1,12 +1,15 @@
 package execcheck
 
 import (
+	"go/ast"
+	"go/constant"
 	"go/types"
+	"slices"
 	"strings"
 )
 
 // named reports whether t (or what it points to) is the named type
-// pkg.name.
+// pkg.name: isTypeNamed or isPointerToNamed, local types included.
 func named(t types.Type, pkg, name string) bool {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
@@ -63,20 +66,68 @@ func isInteger(t types.Type) bool {
 	return ok && b.Info()&types.IsInteger != 0
 }
 
-// funcIs reports whether fn is pkg.name (a function, not a method).
-func funcIs(fn *types.Func, pkg string, names ...string) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkg {
+// isTypeNamed reports whether t is (or is an alias for) a package-level
+// defined type of package pkgPath named one of names, as x/tools'
+// typesinternal.IsTypeNamed does.
+func isTypeNamed(t types.Type, pkgPath string, names ...string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
 		return false
 	}
-	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+	o := n.Obj()
+	return o != nil && isPackageLevel(o) && o.Pkg().Path() == pkgPath && slices.Contains(names, o.Name())
+}
+
+// isPointerToNamed reports whether t is (or is an alias for) a pointer
+// to a type isTypeNamed reports, as typesinternal.IsPointerToNamed does.
+func isPointerToNamed(t types.Type, pkgPath string, names ...string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && isTypeNamed(p.Elem(), pkgPath, names...)
+}
+
+// isPointerType reports whether t is (or is an alias for) a pointer.
+func isPointerType(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok
+}
+
+// derefStruct returns the struct t is, or points to.
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	if t == nil {
+		return nil, false
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	s, ok := t.Underlying().(*types.Struct)
+	return s, ok
+}
+
+// isPackageLevel reports whether obj is a package-level object: a
+// package variable rather than a local or a field, as
+// typesinternal.IsPackageLevel does.
+func isPackageLevel(obj types.Object) bool {
+	return obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope()
+}
+
+// pkgPathOf is the path of fn's package; "" for a nil fn or one of no
+// package (a builtin's, the universe's).
+func pkgPathOf(fn *types.Func) string {
+	if fn == nil || fn.Pkg() == nil {
+		return ""
+	}
+	return fn.Pkg().Path()
+}
+
+// isFunctionNamed reports whether fn is a function (not a method) of
+// package pkgPath named one of names, as typesinternal.IsFunctionNamed
+// does, for a *types.Func that may be nil.
+func isFunctionNamed(fn *types.Func, pkgPath string, names ...string) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkgPath {
 		return false
 	}
-	for _, n := range names {
-		if fn.Name() == n {
-			return true
-		}
-	}
-	return false
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() == nil && slices.Contains(names, fn.Name())
 }
 
 // methodOf reports whether fn is a method of the named type pkg.typ.
@@ -89,6 +140,37 @@ func methodOf(fn *types.Func, pkg, typ string) bool {
 		return false
 	}
 	return named(sig.Recv().Type(), pkg, typ)
+}
+
+// isMethodNamed reports whether fn is a method of the named type pkg.typ
+// (or of a pointer to it) named one of names, as
+// typesinternal.IsMethodNamed does, for a *types.Func that may be nil.
+func isMethodNamed(fn *types.Func, pkg, typ string, names ...string) bool {
+	return methodOf(fn, pkg, typ) && slices.Contains(names, fn.Name())
+}
+
+// isInterfaceMethod reports whether fn is a method of an interface.
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+// isFalse reports whether e is the constant false.
+func isFalse(info *types.Info, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+}
+
+// isNil reports whether e is the predeclared nil.
+func isNil(info *types.Info, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
 }
 
 // cancelpolicyPath is the package whose Run, Start and Apply fix a site.

@@ -1,0 +1,246 @@
+package execcheck
+
+// The exec model's calls: what a call of os/exec, os, syscall, context or
+// cancelpolicy does to a command (makes it, runs it, kills it, hands out
+// its pipe). The walker's call routes every call it knows here.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// knownCall handles a call whose meaning execcheck knows, by what the
+// callee is: a method of *exec.Cmd or *os.Process, exec.Command and
+// exec.CommandContext, a context constructor, a kill of a pid
+// (syscall.Kill, unix.Kill, Killpg), cancelpolicy's Run, Start and
+// Apply, reflect.ValueOf and time.AfterFunc; and a command's output pipe
+// passed to a reader. It reports false for any other call, which call
+// then follows through the callee's summary or as a call it cannot
+// follow.
+func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr ast.Expr, methodExpr bool, args []value) ([]value, bool) {
+	if methodExpr && methodOf(fn, "os/exec", "Cmd") {
+		return w.cmdMethod(c, fn.Name(), args[0], c.Args[0], true), true
+	}
+	if recv.pipe != nil && fn != nil && fn.Name() == "WriteTo" {
+		w.readToEOF(recv, fn)
+	}
+	for _, a := range args {
+		if a.pipe == nil {
+			continue
+		}
+		switch {
+		case isFunctionNamed(fn, "bufio", "NewReader", "NewReaderSize") || isFunctionNamed(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
+			return []value{{pipe: a.pipe, what: a.what}}, true
+		case isFunctionNamed(fn, "io", "ReadFull", "ReadAtLeast"):
+		default:
+			w.readToEOF(a, fn)
+		}
+	}
+	switch {
+	case methodOf(fn, "os/exec", "Cmd"):
+		return w.cmdMethod(c, fn.Name(), recv, recvExpr, false), true
+	case methodOf(fn, "os", "Process"):
+		if recv.proc != nil || w.cancelOwner != nil || w.deferTo != nil {
+			switch fn.Name() {
+			case "Kill":
+				w.kill(recv.proc, false, value{isSig: true, sig: sigKill, sigParam: -1, closureSig: -1}, types.ExprString(c))
+			case "Signal":
+				if len(c.Args) == 1 {
+					w.kill(recv.proc, false, w.sigOf(c.Args[0]), types.ExprString(c))
+				}
+			}
+		}
+		return nil, true
+	case isFunctionNamed(fn, "os/exec", "Command"):
+		x := w.ps.newInstance()
+		w.made(x, c, nil, c.Args, c.Ellipsis.IsValid())
+		return []value{{inst: x}}, true
+	case isFunctionNamed(fn, "os/exec", "CommandContext"):
+		x := w.ps.newInstance()
+		if len(c.Args) > 0 {
+			w.made(x, c, c.Args[0], c.Args[1:], c.Ellipsis.IsValid())
+		}
+		return []value{{inst: x}}, true
+	case isFunctionNamed(fn, "context", "Background", "TODO"):
+		return []value{{isCtx: true, ctx: ctxBackground}}, true
+	case pkgPathOf(fn) == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
+		return []value{{isCtx: true, ctx: ctxCancel}}, true
+	case isUnixPkg(pkgPathOf(fn)) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
+		if len(c.Args) == 2 {
+			t := args[0]
+			group := t.neg || fn.Name() == "Killpg"
+			if u, ok := ast.Unparen(c.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.SUB {
+				group = true
+			}
+			w.kill(t.pid, group, w.sigOf(c.Args[1]), types.ExprString(c))
+		}
+		return nil, true
+	case isUnixPkg(pkgPathOf(fn)) && fn.Name() == "Getpgid":
+		if len(args) == 1 {
+			return []value{{pid: args[0].pid}, {}}, true
+		}
+		return nil, true
+	case pkgPathOf(fn) == cancelpolicyPath:
+		return w.policy(c, fn, args), true
+	case isFunctionNamed(fn, "reflect", "ValueOf"):
+		if len(args) == 1 && args[0].inst != nil {
+			r := args[0].inst.root()
+			if r.p.Reflected == "" {
+				r.p.Reflected = types.ExprString(c) + " at " + w.ps.where(c.Pos())
+			}
+		}
+		return []value{{}}, true
+	case isFunctionNamed(fn, "time", "AfterFunc"):
+		if len(args) == 2 && args[1].fn != nil {
+			w.callFn(args[1].fn, nil, nil, c)
+		}
+		return []value{{}}, true
+	}
+	return nil, false
+}
+
+// cmdMethod handles a method of *exec.Cmd, called at c, or through a
+// method value at c (methodValue: f := cmd.Output; f()).
+func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr ast.Expr, methodValue bool) []value {
+	x := recv.inst
+	if x == nil {
+		x = w.ps.newInstance()
+	}
+	r := x.root()
+	switch name {
+	case "Run":
+		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
+		return []value{{}}
+	case "Start":
+		w.addRun(x, &runSite{kind: runStart, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
+		return []value{{}}
+	case "Output", "CombinedOutput":
+		if !r.p.CopyPipe {
+			r.p.CopyPipe, r.p.CopyWhy = true, fmt.Sprintf("the output is collected by %s()", name)
+		}
+		k := runOutput
+		if name == "CombinedOutput" {
+			k = runCombined
+		}
+		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
+		return []value{{}, {}}
+	case "StdoutPipe", "StderrPipe":
+		what := "stdout"
+		if name == "StdoutPipe" {
+			r.p.StdoutSet = true
+		} else {
+			r.p.StderrSet = true
+			what = "stderr"
+		}
+		return []value{{pipe: x, what: what}, {}}
+	}
+	return []value{{}, {}}
+}
+
+// readToEOF records that a command's output pipe is read until EOF (by
+// io.ReadAll, io.Copy, a bufio.Scanner, or a call execcheck does not
+// follow): that read lasts as long as any descendant holds the pipe.
+func (w *walker) readToEOF(v value, fn *types.Func) {
+	r := v.pipe.root()
+	if r.p.ReadPipe {
+		return
+	}
+	by := "a function value"
+	if fn != nil {
+		by = fn.Name()
+		if fn.Pkg() != nil {
+			by = fn.Pkg().Name() + "." + by
+		}
+	}
+	name := "StdoutPipe"
+	if v.what == "stderr" {
+		name = "StderrPipe"
+	}
+	r.p.ReadPipe = true
+	r.p.ReadWhy = fmt.Sprintf("%s is read from %s() until EOF (%s), which WaitDelay does not close", v.what, name, by)
+}
+
+// policy handles cancelpolicy.Run, Start and Apply.
+func (w *walker) policy(c *ast.CallExpr, fn *types.Func, args []value) []value {
+	switch fn.Name() {
+	case "Run", "Start":
+		if len(args) < 2 {
+			return nil
+		}
+		x := args[1].inst
+		if x == nil {
+			x = w.ps.newInstance()
+		}
+		k := runPolicyRun
+		if fn.Name() == "Start" {
+			k = runPolicyStart
+		}
+		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: c.Args[1], opts: len(c.Args) > 2})
+		if k == runPolicyStart {
+			return []value{{}, {}}
+		}
+		return []value{{}}
+	case "Apply":
+		if len(args) < 1 || args[0].inst == nil {
+			return []value{{}}
+		}
+		r := args[0].inst.root()
+		if !r.p.Applied {
+			r.p.Applied, r.p.AppliedWhy = true, types.ExprString(c)
+		}
+		r.applies = append(r.applies, c)
+		if !r.p.WaitDelay {
+			r.p.WaitDelay, r.p.WaitDelayWhy = true, "cancelpolicy.Apply's WaitDelay"
+		}
+		if !r.p.Group {
+			r.p.Group, r.p.GroupWhy = true, "cancelpolicy.Apply's Setpgid"
+		}
+		return []value{{}}
+	}
+	return nil
+}
+
+// addRun records a run of x, the site classified once the package is
+// walked; for a parameter, the run also goes to the summary (props.Runs)
+// and counts at each call of the helper (runAt).
+func (w *walker) addRun(x *instance, rs *runSite) {
+	r := x.root()
+	r.runs = append(r.runs, rs)
+	if r.param >= 0 {
+		r.p.Runs = append(r.p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+	}
+}
+
+// runAt records, at the call c of the helper via, a run the helper makes
+// (or its own helper, ri.Via).
+func (w *walker) runAt(x *instance, ri runInfo, c *ast.CallExpr, via string) {
+	if ri.Via != "" {
+		via += " → " + ri.Via
+	}
+	w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: via, opts: ri.Opts})
+}
+
+// made records a creation of x at call.
+func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []ast.Expr, variadic bool) {
+	c := creation{Where: w.ps.where(call.Pos()), Ctx: ctxNone, CtxParam: -1, Prog: program(w.info, progArgs, variadic)}
+	if ctxExpr != nil {
+		c.Ctx, c.CtxParam = w.ctxOf(ctxExpr)
+	}
+	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
+	r := x.root()
+	r.p.Creations = append(r.p.Creations, c)
+	r.local = append(r.local, &localCreation{call: call, ctxExpr: ctxExpr})
+}
+
+// ctxOf is the kind of the context e, with its parameter index for
+// ctxParam; a context execcheck cannot read is taken as one that can be
+// done.
+func (w *walker) ctxOf(e ast.Expr) (ctxKind, int) {
+	v := w.eval(e)
+	if v.isCtx {
+		return v.ctx, v.ctxParam
+	}
+	return ctxCancel, -1
+}

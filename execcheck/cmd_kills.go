@@ -1,0 +1,99 @@
+package execcheck
+
+// The exec model's kills: what signal an expression is, and where a kill
+// of a command, its process or its pid is recorded (the Cancel being
+// walked, the closure whose call it waits for, or the command).
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+)
+
+// sigOf reads a signal argument.
+func (w *walker) sigOf(e ast.Expr) value {
+	if e == nil {
+		return value{isSig: true, sig: sigUnknown, sigParam: -1, closureSig: -1}
+	}
+	if tv, ok := w.info.Types[e]; ok && tv.Value != nil {
+		if n, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
+			return value{isSig: true, sig: sigNumber(n), sigParam: -1, closureSig: -1}
+		}
+	}
+	v := w.eval(e)
+	if v.isSig {
+		return v
+	}
+	return value{isSig: true, sig: sigUnknown, sigParam: -1, closureSig: -1}
+}
+
+// sigNumber is what the constant signal n does.
+func sigNumber(n int64) sigKind {
+	switch n {
+	case 0:
+		return sigProbe
+	case 9:
+		return sigKill
+	case 2, 3:
+		return sigJob
+	}
+	return sigOther
+}
+
+// signalVar is the signal a package variable is: os.Kill and
+// os.Interrupt. It reports false for any other variable.
+func signalVar(o *types.Var) (value, bool) {
+	if o.Pkg() != nil && o.Pkg().Path() == "os" {
+		switch o.Name() {
+		case "Kill":
+			return value{isSig: true, sig: sigKill, sigParam: -1, closureSig: -1}, true
+		case "Interrupt":
+			return value{isSig: true, sig: sigJob, sigParam: -1, closureSig: -1}, true
+		}
+	}
+	return value{}, false
+}
+
+// kill records a kill or signal of target (a command, its process or its
+// pid), where the walk stands: into the Cancel being walked, into the
+// closure whose call it waits for, or onto the command.
+func (w *walker) kill(target *instance, group bool, sv value, why string) {
+	e := effect{Group: group, Sig: sv.sig, SigParam: -1, Why: why}
+	closureSig := -1
+	switch {
+	case sv.closureSig >= 0 && w.deferTo != nil && sv.sigScope == w.deferTo.sc:
+		closureSig = sv.closureSig
+	case sv.sigParam >= 0 && sv.sigScope == w.top:
+		e.SigParam = sv.sigParam
+	case sv.sigParam >= 0 || sv.closureSig >= 0:
+		e.Sig = sigUnknown
+	}
+	w.record(target, w.here(e), closureSig)
+}
+
+// record records the kill e of target (nil: none execcheck saw) in the
+// function's summary, and where the walk stands: while a Cancel closure
+// is walked, in that command's Cancel; while a closure whose call is
+// waited for is walked, in the closure (callFn applies it at the call);
+// otherwise on the command, as a kill by hand. A probe (signal 0) kills
+// nothing and is dropped.
+func (w *walker) record(target *instance, e effect, closureSig int) {
+	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
+		return
+	}
+	se := e
+	if closureSig >= 0 {
+		se.Sig = sigUnknown
+	}
+	w.sum.Kills = append(w.sum.Kills, se)
+	switch {
+	case w.cancelOwner != nil:
+		r := w.cancelOwner.root()
+		r.p.Cancel = append(r.p.Cancel, se)
+	case w.deferTo != nil:
+		w.deferTo.effects = append(w.deferTo.effects, targeted{inst: target, e: e, closureSig: closureSig})
+	case target != nil:
+		r := target.root()
+		r.p.Kills = append(r.p.Kills, e)
+	}
+}
