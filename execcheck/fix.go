@@ -681,7 +681,10 @@ func (im *importer) name(path, want string) string {
 }
 
 // edits inserts the imports to add: into the file's last import block,
-// a group of their own after the standard library's.
+// a group of their own after the standard library's. Each import is an
+// edit of its own, so that the rewrites of two sites of a file, applied
+// together, add it once: a driver coalesces identical edits (and keeps
+// both of two insertions at one place).
 func (im *importer) edits() []analysis.TextEdit {
 	if len(im.add) == 0 {
 		return nil
@@ -700,60 +703,52 @@ func (im *importer) edits() []analysis.TextEdit {
 			last = g
 		}
 	}
+	insert := func(pos token.Pos, text string) analysis.TextEdit {
+		return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text)}
+	}
 	if last == nil {
 		text := "\n\nimport (\n"
 		for _, p := range append(std, other...) {
 			text += "\t" + p + "\n"
 		}
 		text += ")"
-		return []analysis.TextEdit{{Pos: im.file.Name.End(), End: im.file.Name.End(), NewText: []byte(text)}}
-	}
-	if !last.Lparen.IsValid() {
-		text := ""
-		for _, p := range append(std, other...) {
-			text += "\nimport " + p
-		}
-		return []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte(text)}}
+		return []analysis.TextEdit{insert(im.file.Name.End(), text)}
 	}
 	var edits []analysis.TextEdit
-	if len(std) > 0 {
-		// After the last import of the standard library, in its group.
-		var lastStd *ast.ImportSpec
-		for _, sp := range last.Specs {
-			is := sp.(*ast.ImportSpec)
-			if p, err := strconv.Unquote(is.Path.Value); err == nil && !hasDot(p) {
-				lastStd = is
-			}
+	if !last.Lparen.IsValid() {
+		for _, p := range append(std, other...) {
+			edits = append(edits, insert(last.End(), "\nimport "+p))
 		}
-		if lastStd != nil {
-			text := ""
-			for _, p := range std {
-				text += "\n\t" + p
-			}
-			edits = append(edits, analysis.TextEdit{Pos: lastStd.End(), End: lastStd.End(), NewText: []byte(text)})
-			std = nil
+		return edits
+	}
+	// The standard library's after its last import, in its group.
+	var lastStd *ast.ImportSpec
+	for _, sp := range last.Specs {
+		is := sp.(*ast.ImportSpec)
+		if p, err := strconv.Unquote(is.Path.Value); err == nil && !hasDot(p) {
+			lastStd = is
 		}
 	}
-	text := ""
 	for _, p := range std {
-		text += "\t" + p + "\n"
-	}
-	if len(other) > 0 {
-		lastStd := true
-		if n := len(last.Specs); n > 0 {
-			if p, err := strconv.Unquote(last.Specs[n-1].(*ast.ImportSpec).Path.Value); err == nil && hasDot(p) {
-				lastStd = false
-			}
-		}
-		if lastStd {
-			text += "\n"
-		}
-		for _, p := range other {
-			text += "\t" + p + "\n"
+		if lastStd != nil {
+			edits = append(edits, insert(lastStd.End(), "\n\t"+p))
+		} else {
+			edits = append(edits, insert(last.Rparen, "\t"+p+"\n"))
 		}
 	}
-	if text != "" {
-		edits = append(edits, analysis.TextEdit{Pos: last.Rparen, End: last.Rparen, NewText: []byte(text)})
+	// The others at the end, after a blank line if the block ends with
+	// the standard library.
+	blank := ""
+	if n := len(last.Specs); n == 0 || !hasDot(importPath(last.Specs[n-1])) {
+		blank = "\n"
+	}
+	for _, p := range other {
+		edits = append(edits, insert(last.Rparen, blank+"\t"+p+"\n"))
 	}
 	return edits
+}
+
+func importPath(s ast.Spec) string {
+	p, _ := strconv.Unquote(s.(*ast.ImportSpec).Path.Value)
+	return p
 }
