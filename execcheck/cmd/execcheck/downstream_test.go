@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,13 @@ import (
 // (GOPROXY=off), from the module cache and the checkout.
 func downstream(t *testing.T) string {
 	t.Helper()
+	return copyModule(t, "downstream")
+}
+
+// copyModule copies the module testdata/name, with its folders, into a
+// temporary directory, its replaces pointed to this checkout.
+func copyModule(t *testing.T, name string) string {
+	t.Helper()
 	// This folder is execcheck/cmd/execcheck: execcheck's module is two
 	// folders up, the toolkit's (the checkout's root) three.
 	checker, err := filepath.Abs("../..")
@@ -28,27 +36,34 @@ func downstream(t *testing.T) string {
 		"github.com/exectest/exectest/execcheck => ../../../..\n": "github.com/exectest/exectest/execcheck => " + checker + "\n",
 	}
 	dir := t.TempDir()
-	src := filepath.Join("testdata", "downstream")
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+	src := filepath.Join("testdata", name)
+	err = filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if e.Name() == "go.mod" {
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if rel == "go.mod" {
 			for from, to := range replaces {
 				if !bytes.Contains(b, []byte(from)) {
-					t.Fatalf("%s: no %q to point to this checkout", filepath.Join(src, e.Name()), from)
+					t.Fatalf("%s: no %q to point to this checkout", path, from)
 				}
 				b = bytes.Replace(b, []byte(from), []byte(to), 1)
 			}
 		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

@@ -12,6 +12,9 @@
 //
 //	go install github.com/exectest/exectest/execcheck/cmd/execcheck@latest
 //
+// Paths are printed as go vet prints them: relative to the current
+// directory where that is shorter (-json keeps go/analysis's format).
+//
 // Exit status: 0 when nothing was found; 3 when a site was reported (with
 // -sites: when a site is neither ok nor ignored); 1 on an error.
 // Test files are analyzed unless -test=false. See docs/execcheck.md.
@@ -25,8 +28,12 @@ import (
 )
 
 func main() {
-	if sitesMode(os.Args[1:]) {
-		os.Exit(runSites(os.Args[1:], os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	switch {
+	case sitesMode(args):
+		os.Exit(runSites(args, os.Stdout, os.Stderr))
+	case vetMode(args), fixMode(args):
+		singlechecker.Main(execcheck.Analyzer)
 	}
-	singlechecker.Main(execcheck.Analyzer)
+	os.Exit(runCheck(args, os.Stdout, os.Stderr))
 }
