@@ -43,21 +43,6 @@ func vetMode(args []string) bool {
 	return len(pkgs) == 1 && strings.HasSuffix(pkgs[0], ".cfg")
 }
 
-// fixMode reports whether the arguments ask for -fix (before the first
-// package), which singlechecker applies.
-func fixMode(args []string) bool {
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			return false
-		}
-		switch strings.TrimLeft(a, "-") {
-		case "fix", "fix=true", "fix=1":
-			return true
-		}
-	}
-	return false
-}
-
 // checkFlags are the flags of execcheck run on packages: singlechecker's,
 // which it replaces there, with -sites.
 type checkFlags struct {
@@ -76,7 +61,7 @@ func newCheckFlags(stderr io.Writer) (*flag.FlagSet, *checkFlags) {
 	fs.Bool("flags", false, "print analyzer flags in JSON")
 	fs.BoolVar(&f.json, "json", false, "emit JSON output")
 	fs.IntVar(&f.context, "c", -1, "display offending line with this many lines of context")
-	fs.BoolVar(&f.fix, "fix", false, "apply all suggested fixes")
+	fs.BoolVar(&f.fix, "fix", false, "apply all suggested fixes, and say what was rewritten and what is left to edit by hand (exit status 3 if a site is left)")
 	fs.BoolVar(&f.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
 	fs.Bool("sites", false, "list every exec site with its class (-sites -h for its flags)")
 	fs.BoolVar(&f.tests, "test", true, "indicates whether test files should be analyzed, too")
@@ -102,9 +87,11 @@ func newCheckFlags(stderr io.Writer) (*flag.FlagSet, *checkFlags) {
 }
 
 // runCheck runs execcheck on packages, as singlechecker would, but prints
-// the findings' paths as go vet does (see shortPath). It returns the exit
-// status: 1 on an error; else 3 if a site is reported; else 0. With
-// -json, as singlechecker, 0 unless an error. (-fix is singlechecker's.)
+// the findings' paths as go vet does (see shortPath), and, with -fix,
+// applies the rewrites itself to say what it did (see runFix). It returns
+// the exit status: 1 on an error; else 3 if a site is reported (with
+// -fix: left to edit by hand); else 0. With -json, as singlechecker, 0
+// unless an error.
 func runCheck(args []string, stdout, stderr io.Writer) (status int) {
 	fs, f := newCheckFlags(stderr)
 	if err := fs.Parse(args); err != nil {
@@ -161,7 +148,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (status int) {
 	if dbg('t') {
 		defer printTimes(g, stderr, dbg('p'))
 	}
-	if f.json {
+	if f.json && !f.fix {
 		// go/analysis's JSON, as singlechecker and go vet -json print
 		// it, errors included; as singlechecker, status 0 but for the
 		// packages' own errors.
@@ -180,8 +167,13 @@ func runCheck(args []string, stdout, stderr io.Writer) (status int) {
 			fmt.Fprintf(stderr, "%s: %v\n", act.Analyzer.Name, act.Err)
 		}
 	}
-	if printText(g, f.context, stderr) > 0 {
-		status = 3
+	switch {
+	case f.fix:
+		status = runFix(g, f.diff, stdout, stderr)
+	default:
+		if printText(g, f.context, stderr) > 0 {
+			status = 3
+		}
 	}
 	if failed {
 		return 1

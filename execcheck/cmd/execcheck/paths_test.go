@@ -34,10 +34,10 @@ func execcheckRun(t *testing.T, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// TestPathForms: findings and -sites (text and JSON) print a file's path
-// as go vet does, relative to the current directory where that is
-// shorter, ../ included; -json, go/analysis's format, keeps its posn
-// absolute, as go vet -json does.
+// TestPathForms: findings, -sites (text and JSON), the -fix summary and
+// its diff print a file's path as go vet does, relative to the current
+// directory where that is shorter, ../ included; -json, go/analysis's
+// format, keeps its posn absolute, as go vet -json does.
 func TestPathForms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads another module: not under -short")
@@ -78,6 +78,15 @@ func TestPathForms(t *testing.T) {
 		t.Errorf("execcheck -json ../...: got status %d and %+v, want 0 and the absolute path of all/all.go:15:9", code, posn)
 	}
 
+	_, stdout, stderr = execcheckRun(t, "-fix", "-diff", "../...")
+	for _, w := range []string{up + ":15:9: would rewrite cmd.Run()", "\nleft.go:27:12: hang: needs a hand edit: "} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("execcheck -fix -diff ../...: got\n%s\nwant %q", stderr, w)
+		}
+	}
+	if !strings.HasPrefix(stdout, "--- "+up+" (old)\n+++ "+up+" (new)\n") {
+		t.Errorf("execcheck -fix -diff ../...: got a diff beginning\n%.200s\nwant it named %s", stdout, up)
+	}
 }
 
 func TestVetMode(t *testing.T) {
