@@ -12,9 +12,14 @@
 //
 //	go install github.com/exectest/exectest/execcheck/cmd/execcheck@latest
 //
+// -fix says on stderr what it rewrote and what is left to edit by hand.
+// Paths are printed as go vet prints them: relative to the current
+// directory where that is shorter (-json keeps go/analysis's format).
+//
 // Exit status: 0 when nothing was found; 3 when a site was reported (with
-// -sites: when a site is neither ok nor ignored); 1 on an error.
-// Test files are analyzed unless -test=false. See docs/execcheck.md.
+// -sites: when a site is neither ok nor ignored; with -fix: when a site is
+// left that -fix could not rewrite); 1 on an error. Test files are
+// analyzed unless -test=false. See docs/execcheck.md.
 package main
 
 import (
@@ -25,8 +30,12 @@ import (
 )
 
 func main() {
-	if sitesMode(os.Args[1:]) {
-		os.Exit(runSites(os.Args[1:], os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	switch {
+	case sitesMode(args):
+		os.Exit(runSites(args, os.Stdout, os.Stderr))
+	case vetMode(args):
+		singlechecker.Main(execcheck.Analyzer)
 	}
-	singlechecker.Main(execcheck.Analyzer)
+	os.Exit(runCheck(args, os.Stdout, os.Stderr))
 }

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -81,7 +79,6 @@ func runSites(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "execcheck: %v\n", err)
 		return 1
 	}
-	cwd, _ := os.Getwd()
 	seen := map[string]bool{}
 	var list []site
 	for _, act := range g.Roots {
@@ -94,10 +91,7 @@ func runSites(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, s := range res.Sites {
-			pos := s.Posn.String()
-			if rel, err := filepath.Rel(cwd, s.Posn.Filename); err == nil && !strings.HasPrefix(rel, "..") {
-				pos = fmt.Sprintf("%s:%d:%d", rel, s.Posn.Line, s.Posn.Column)
-			}
+			pos := positionString(s.Posn)
 			if seen[pos+s.Call] { // a file in a package and in its test variant
 				continue
 			}

@@ -6,6 +6,7 @@ package fixes
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -55,6 +56,74 @@ func OutputStderr(ctx context.Context, stderr *bytes.Buffer) ([]byte, error) {
 func Combined(ctx context.Context, script string) (string, error) {
 	out, err := exec.CommandContext(ctx, "sh", "-c", script).CombinedOutput() // want `^hang: `
 	return string(out), err
+}
+
+// ReturnOutput returns what Output returns: the rewrite keeps the stderr
+// of a failed command in ExitError.Stderr, as Output does.
+func ReturnOutput(ctx context.Context, dir string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", "log", "-1")
+	cmd.Dir = dir
+	return cmd.Output() // want `^hang: `
+}
+
+// Named returns Output's results through named results: the rewrite
+// sets err, the result.
+func Named(ctx context.Context, dir string) (out []byte, err error) {
+	fetch := exec.CommandContext(ctx, "git", "fetch")
+	fetch.Dir = dir
+	fetch.Stderr = os.Stderr
+	if out, err = fetch.Output(); err != nil { // want `^hang: `
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "git", "status")
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	return cmd.Output() // want `^hang: `
+}
+
+// Reassigned assigns to variables declared before, one of them in an
+// outer block; a name the rewrite would take is a parameter.
+func Reassigned(ctx context.Context, stdout string) (string, error) {
+	var out []byte
+	var err error
+	for range 2 {
+		cmd := exec.CommandContext(ctx, "sh", "-c", stdout)
+		out, err = cmd.Output() // want `^hang: `
+	}
+	return string(out), err
+}
+
+// Dropped drops what Output returns: it becomes cancelpolicy.Run.
+func Dropped(ctx context.Context) {
+	exec.CommandContext(ctx, "git", "fetch").Output() // want `^hang: `
+}
+
+// NoError drops the error, and with it the stderr Output keeps.
+func NoError(ctx context.Context) string {
+	cmd := exec.CommandContext(ctx, "git", "describe")
+	out, _ := cmd.Output() // want `^hang: `
+	return string(out)
+}
+
+// Switched is in a case clause.
+func Switched(ctx context.Context, kind string) ([]byte, error) {
+	switch kind {
+	case "log":
+		cmd := exec.CommandContext(ctx, "git", "log")
+		out, err := cmd.CombinedOutput() // want `^hang: `
+		return out, err
+	}
+	return nil, nil
+}
+
+// InIf runs Output in an if's init, where no statement can go before
+// it: a function literal is called in its place.
+func InIf(ctx context.Context) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", "status")
+	if out, err := cmd.Output(); err == nil { // want `^hang: `
+		return out, nil
+	}
+	return nil, nil
 }
 
 // Applied keeps the options of Apply.
