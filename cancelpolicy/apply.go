@@ -65,7 +65,7 @@ func Start(ctx context.Context, cmd *exec.Cmd, opts ...Option) (*Started, error)
 	if err != nil {
 		g.unpin() // Windows: the job, still empty
 		if g.cg != nil {
-			err = errors.Join(err, g.cg.remove())
+			err = join(err, g.cg.remove())
 		}
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (s *Started) Wait() error {
 	if interrupted && (err == nil || errors.Is(err, exec.ErrWaitDelay)) {
 		err = s.ctx.Err()
 	}
-	return errors.Join(err, cgErr)
+	return join(err, cgErr)
 }
 
 // Run runs cmd in place of cmd.Run: it starts it in a process group of its
@@ -177,10 +177,23 @@ func prepare(cmd *exec.Cmd, opts []Option, started bool) (*group, error) {
 	g.cg = cg
 	if err := g.setGroup(started); err != nil {
 		if cg != nil {
-			err = errors.Join(err, cg.remove())
+			err = join(err, cg.remove())
 		}
 		return nil, err
 	}
 	cmd.WaitDelay = waitDelay
 	return g, nil
+}
+
+// join is errors.Join that returns an error alone as it is: the command's
+// own error (an *exec.ExitError, ctx.Err()) must stay comparable with ==
+// and a type assertion, as cmd.Wait's is, when nothing is joined to it.
+func join(err, more error) error {
+	if more == nil {
+		return err
+	}
+	if err == nil {
+		return more
+	}
+	return errors.Join(err, more)
 }
