@@ -305,7 +305,7 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			}
 			return
 		}
-		w.env[obj] = v
+		w.env[obj] = w.branchCtx(l, obj, v)
 	case *ast.SelectorExpr:
 		sel := w.info.Selections[l]
 		if sel == nil {
