@@ -98,6 +98,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ps.walkFunc(fn, ps.decls[fn])
 		}
 	}
+	ps.walkVarInits()
 	ps.exportFacts(order)
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil

@@ -12,6 +12,7 @@ import (
 func TestFamilies(t *testing.T) {
 	for _, pkg := range []string{
 		"ctxbranch",
+		"pkgfunc",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
