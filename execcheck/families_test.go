@@ -13,6 +13,7 @@ func TestFamilies(t *testing.T) {
 	for _, pkg := range []string{
 		"ctxbranch",
 		"pkgfunc",
+		"filewriter",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -33,9 +33,10 @@ type pkgState struct {
 	decls   map[*types.Func]*ast.FuncDecl
 	sums    map[*types.Func]*summary
 	busy    map[*types.Func]bool
-	called  map[*types.Func]bool     // functions called in the package
-	fields  map[*types.Var]*instance // fields and package variables holding commands
-	pids    map[*types.Var]*instance // fields and package variables holding a command's pid
+	called  map[*types.Func]bool      // functions called in the package
+	fields  map[*types.Var]*instance  // fields and package variables holding commands
+	pids    map[*types.Var]*instance  // fields and package variables holding a command's pid
+	files   map[*types.Var]*fileState // what the variables of interface type are assigned (file_vars.go)
 	all     []*instance
 	ignores *ignores
 	scopes  int
