@@ -26,6 +26,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 	if recv.pipe != nil && fn != nil && fn.Name() == "WriteTo" {
 		w.readToEOF(recv, fn)
 	}
+	w.readInLoop(recv, fn, c)
 	for _, a := range args {
 		if a.pipe == nil {
 			continue
@@ -143,16 +144,21 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 // io.ReadAll, io.Copy, a bufio.Scanner, or a call execcheck does not
 // follow): that read lasts as long as any descendant holds the pipe.
 func (w *walker) readToEOF(v value, fn *types.Func) {
-	r := v.pipe.root()
-	if r.p.ReadPipe {
-		return
-	}
 	by := "a function value"
 	if fn != nil {
 		by = fn.Name()
 		if fn.Pkg() != nil {
 			by = fn.Pkg().Name() + "." + by
 		}
+	}
+	w.readToEOFBy(v, by)
+}
+
+// readToEOFBy records that v's pipe is read until EOF, by what by says.
+func (w *walker) readToEOFBy(v value, by string) {
+	r := v.pipe.root()
+	if r.p.ReadPipe {
+		return
 	}
 	name := "StdoutPipe"
 	if v.what == "stderr" {

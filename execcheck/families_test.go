@@ -14,6 +14,7 @@ func TestFamilies(t *testing.T) {
 		"ctxbranch",
 		"pkgfunc",
 		"filewriter",
+		"readloop",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -222,6 +222,7 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 		a.setGroup(s.AttrWhy + " (from " + via + ")")
 		res[s.AttrIdx] = value{attr: a}
 	}
+	s.applyPipes(res, argVal)
 	if s.FuncIdx >= 0 && s.FuncIdx < n {
 		fv := &fnVal{}
 		for _, e := range s.FuncKills {

@@ -68,7 +68,9 @@ func (w *walker) stmt(s ast.Stmt) {
 		if s.Post != nil {
 			w.stmt(s.Post)
 		}
+		w.loops++
 		w.block(s.Body.List)
+		w.loops--
 	case *ast.RangeStmt:
 		v := w.eval(s.X)
 		if v.inst != nil {
@@ -80,7 +82,9 @@ func (w *walker) stmt(s ast.Stmt) {
 				}
 			}
 		}
+		w.loops++
 		w.block(s.Body.List)
+		w.loops--
 	case *ast.SwitchStmt:
 		if s.Init != nil {
 			w.stmt(s.Init)
@@ -204,6 +208,8 @@ func (w *walker) ret(s *ast.ReturnStmt) {
 			}
 		case v.fn != nil && w.results[i].fn == nil:
 			w.results[i] = v
+		case v.pipe != nil && w.results[i].pipe == nil:
+			w.results[i] = v // a pipe returned: pipeResults
 		case v.attr != nil:
 			w.retAttr[i] = v.attr
 		}

@@ -182,6 +182,7 @@ type walker struct {
 	retAttr []*attrVal
 
 	curFn *fnVal // the closure being walked, if any: its results
+	loops int    // the loops the walk stands in, in the function or closure walked
 	nres  int    // the number of results of the function being walked
 
 	named  []types.Object             // the function's named results
@@ -341,6 +342,7 @@ func (w *walker) finish(sig *types.Signature) {
 			s.AttrIdx, s.AttrWhy = i, a.why
 		}
 	}
+	w.pipeResults(s)
 }
 
 // here places an effect at the current statement: the scope (function
