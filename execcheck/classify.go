@@ -125,7 +125,7 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 		}
 	}
 	var hand []effect
-	for _, e := range p.Kills {
+	for _, e := range append(p.Kills, cancelByHand(p, plat)...) {
 		if e.Sig != sigProbe || e.Unknown {
 			hand = append(hand, e)
 		}
@@ -211,12 +211,15 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 		return verdict{class: Launcher, handled: true, job: true, reason: fmt.Sprintf("a cancel sends the group a signal that background jobs of sh -c ignore (%s), and no SIGKILL follows: they keep running", job)}
 	}
 	if ctxPath != nil && (handPath == nil || handPath.groupKill == "") {
-		prog := launcherWhy(p)
-		if prog != "" {
+		prog, armed := launcherWhy(p), armedWhy(rs, p)
+		if prog != "" && armed == "" {
 			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("Cancel kills the group (%s), but os/exec calls Cancel only while the direct child runs, and %s: its group keeps running after it exits", ctxPath.groupKill, prog)}
 		}
 		if pipe && unbounded {
-			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): Cancel kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, ctxPath.groupKill)}
+			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: Cancel kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), ctxPath.groupKill)}
+		}
+		if armed != "" {
+			return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s), also after the direct child exited: %s", ctxPath.groupKill, armed)}
 		}
 		return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s) and Wait is bounded (%s); %s", ctxPath.groupKill, boundWhy(p), programWhy(p))}
 	}

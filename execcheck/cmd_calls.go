@@ -51,6 +51,10 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 				if len(c.Args) == 1 {
 					w.kill(recv.proc, false, w.sigOf(c.Args[0]), types.ExprString(c))
 				}
+			case "Wait":
+				if recv.proc != nil {
+					w.procWaited(recv.proc, c)
+				}
 			}
 		}
 		return nil, true
@@ -111,6 +115,9 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 	}
 	r := x.root()
 	switch name {
+	case "Wait":
+		w.waited(x, c)
+		return []value{{}}
 	case "Run":
 		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
 		return []value{{}}
@@ -156,6 +163,7 @@ func (w *walker) readToEOF(v value, fn *types.Func) {
 
 // readToEOFBy records that v's pipe is read until EOF, by what by says.
 func (w *walker) readToEOFBy(v value, by string) {
+	w.noteRead(v.pipe)
 	r := v.pipe.root()
 	if r.p.ReadPipe {
 		return

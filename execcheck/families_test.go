@@ -15,6 +15,7 @@ func TestFamilies(t *testing.T) {
 		"pkgfunc",
 		"filewriter",
 		"readloop",
+		"armed",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

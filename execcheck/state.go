@@ -1,6 +1,7 @@
 package execcheck
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -159,12 +160,19 @@ type props struct {
 	Escapes []string  // where the command went that execcheck cannot follow
 
 	Reflected string // its fields are set through reflect, where: execcheck cannot read them
+
+	// When os/exec stops calling Cancel (cancel_armed.go).
+	Waited       bool   // cmd.Wait is called
+	WaitLate     string // cmd.Wait comes only after the output is read to EOF: where
+	ProcWait     string // cmd.Process.Wait is called: where
+	CancelCalled string // cmd.Cancel() is called by hand: where
 }
 
 func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
 		!p.ReadPipe && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
-		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == ""
+		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" &&
+		!p.Waited && p.WaitLate == "" && p.ProcWait == "" && p.CancelCalled == ""
 }
 
 // merge adds q's knowledge to p.
@@ -201,6 +209,10 @@ func (p *props) merge(q *props) {
 	if p.Reflected == "" {
 		p.Reflected = q.Reflected
 	}
+	p.Waited = p.Waited || q.Waited
+	p.WaitLate = cmp.Or(p.WaitLate, q.WaitLate)
+	p.ProcWait = cmp.Or(p.ProcWait, q.ProcWait)
+	p.CancelCalled = cmp.Or(p.CancelCalled, q.CancelCalled)
 }
 
 // clone is a deep enough copy for merge and append not to alias.

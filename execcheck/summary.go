@@ -118,6 +118,10 @@ func (p *props) brief() string {
 	}
 	add(len(p.Escapes) > 0, "escapes")
 	add(p.Reflected != "", "reflected")
+	add(p.Waited, "waited")
+	add(p.WaitLate != "", "waitlate")
+	add(p.ProcWait != "", "procwait")
+	add(p.CancelCalled != "", "cancelcalled")
 	return fmt.Sprint(s)
 }
 

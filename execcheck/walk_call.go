@@ -45,7 +45,17 @@ func (w *walker) call(c *ast.CallExpr) []value {
 		w.closure(fl, false)
 		return nil
 	}
+	if x, ok := w.cmdField(fun, "Cancel"); ok {
+		for _, a := range c.Args {
+			w.eval(a)
+		}
+		w.cancelCalled(x, c)
+		return []value{{}}
+	}
 	fn, _ := typeutil.Callee(w.info, c).(*types.Func)
+	if isJoin(fn) {
+		defer w.joinReads()
+	}
 	var recv value
 	var recvExpr ast.Expr
 	methodExpr := false

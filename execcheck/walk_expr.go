@@ -54,7 +54,12 @@ func (w *walker) eval(e ast.Expr) value {
 				return v
 			}
 			return value{}
-		case token.AND, token.ARROW:
+		case token.ARROW:
+			if w.isReceive(e) {
+				w.joinReads()
+			}
+			return v
+		case token.AND:
 			return v
 		}
 	case *ast.StarExpr:

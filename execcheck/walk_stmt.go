@@ -104,7 +104,9 @@ func (w *walker) stmt(s ast.Stmt) {
 	case *ast.LabeledStmt:
 		w.stmt(s.Stmt)
 	case *ast.GoStmt:
+		w.inGo++
 		w.call(s.Call)
+		w.inGo--
 	case *ast.DeferStmt:
 		w.call(s.Call)
 	case *ast.ReturnStmt:

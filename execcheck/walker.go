@@ -183,7 +183,9 @@ type walker struct {
 
 	curFn *fnVal // the closure being walked, if any: its results
 	loops int    // the loops the walk stands in, in the function or closure walked
-	nres  int    // the number of results of the function being walked
+	inGo  int    // walking the call of a go statement
+	reads []readRec
+	nres  int // the number of results of the function being walked
 
 	named  []types.Object             // the function's named results
 	stable map[types.Object]*instance // named results holding a command: one command however assigned
