@@ -32,6 +32,7 @@ type reach struct {
 	direct    string // why it reaches only the direct child, or ""
 	nothing   bool
 	groupKill string // why it kills the group
+	watch     bool   // a group kill comes with the cancel of a context
 	job       string // why it sends the group a signal background jobs ignore
 	unknown   string
 }
@@ -51,6 +52,7 @@ func reachOf(effs []effect, p *props) reach {
 			directs = append(directs, e)
 		case e.Group && (e.Sig == sigKill || e.Sig == sigOther):
 			groupKills = append(groupKills, e)
+			r.watch = r.watch || e.Watch
 		case e.Group && e.Sig == sigJob:
 			jobs = append(jobs, e)
 		case e.Group:
@@ -160,6 +162,11 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if len(hand) > 0 {
 		r := reachOf(hand, p)
 		handPath = &r
+	}
+	if ctxPath != nil && handPath != nil && handPath.watch && handPath.direct == "" && !p.CancelSet && !p.Applied {
+		// The default Cancel's kill of the direct child comes with a
+		// group kill by hand that watches the cancel: it takes nothing.
+		ctxPath = nil
 	}
 
 	pipe := p.ReadPipe || p.CopyPipe

@@ -16,6 +16,7 @@ func TestFamilies(t *testing.T) {
 		"filewriter",
 		"readloop",
 		"armed",
+		"watch",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -27,6 +27,7 @@ type effect struct {
 	SigParam int // >= 0: the signal is this parameter of the function summarized; Sig unused
 	Unknown  bool
 	Why      string
+	Watch    bool // it comes with the cancel of a context: cancel_watch.go
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one

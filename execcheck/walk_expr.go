@@ -58,6 +58,7 @@ func (w *walker) eval(e ast.Expr) value {
 			if w.isReceive(e) {
 				w.joinReads()
 			}
+			w.watchDone(e)
 			return v
 		case token.AND:
 			return v

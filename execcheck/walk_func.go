@@ -73,7 +73,9 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 	}
 	prevCur, prevBranch, prevFn, prevRes, prevLoops := w.cur, w.branch, w.curFn, w.nres, w.loops
 	w.cur, w.branch, w.curFn, w.nres, w.loops = sc, nil, fv, nres, 0
+	watch := w.enterWatch(fl.Body)
 	w.block(fl.Body.List)
+	w.leaveWatch(watch)
 	w.cur, w.branch, w.curFn, w.nres, w.loops = prevCur, prevBranch, prevFn, prevRes, prevLoops
 }
 

@@ -36,6 +36,7 @@ func (w *walker) arm(node ast.Node, i int, f func()) {
 // joins the channel's command, or escapes if the channel is not one
 // execcheck follows.
 func (w *walker) stmt(s ast.Stmt) {
+	w.pos = s.Pos()
 	switch s := s.(type) {
 	case *ast.BlockStmt:
 		w.block(s.List)
