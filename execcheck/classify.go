@@ -114,6 +114,14 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if rs.kind.policy() {
 		return policyVerdict(rs, p, plat)
 	}
+	v := classifyRun(rs, p, plat)
+	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
+		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
+	}
+	return v
+}
+
+func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	if len(p.Creations) == 0 {
 		return verdict{class: Unknown, reason: "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)"}
 	}

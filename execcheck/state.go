@@ -167,13 +167,14 @@ type props struct {
 	WaitLate     string // cmd.Wait comes only after the output is read to EOF: where
 	ProcWait     string // cmd.Process.Wait is called: where
 	CancelCalled string // cmd.Cancel() is called by hand: where
+	ProcKept     string // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
 }
 
 func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
 		!p.ReadPipe && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
 		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" &&
-		!p.Waited && p.WaitLate == "" && p.ProcWait == "" && p.CancelCalled == ""
+		!p.Waited && p.WaitLate == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
 }
 
 // merge adds q's knowledge to p.
@@ -214,6 +215,7 @@ func (p *props) merge(q *props) {
 	p.WaitLate = cmp.Or(p.WaitLate, q.WaitLate)
 	p.ProcWait = cmp.Or(p.ProcWait, q.ProcWait)
 	p.CancelCalled = cmp.Or(p.CancelCalled, q.CancelCalled)
+	p.ProcKept = cmp.Or(p.ProcKept, q.ProcKept)
 }
 
 // clone is a deep enough copy for merge and append not to alias.

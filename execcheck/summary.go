@@ -122,6 +122,7 @@ func (p *props) brief() string {
 	add(p.WaitLate != "", "waitlate")
 	add(p.ProcWait != "", "procwait")
 	add(p.CancelCalled != "", "cancelcalled")
+	add(p.ProcKept != "", "prockept")
 	return fmt.Sprint(s)
 }
 

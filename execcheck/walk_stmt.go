@@ -122,6 +122,7 @@ func (w *walker) stmt(s ast.Stmt) {
 				w.escape(v.inst, "sent on a channel")
 			}
 		}
+		w.procLost(s.Value, v)
 	case *ast.IncDecStmt:
 		w.eval(s.X)
 	}
@@ -336,11 +337,9 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			if v.inst != nil {
 				join(w.ps.field(f), v.inst)
 			}
-		case isInteger(f.Type()) && v.pid != nil:
-			w.eval(l.X)
-			join(w.ps.pidVar(f), v.pid)
 		default:
 			w.eval(l.X)
+			w.keepProc(f, v)
 		}
 	case *ast.IndexExpr:
 		c := w.eval(l.X)
@@ -348,6 +347,7 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 		if c.inst != nil && v.inst != nil {
 			join(c.inst, v.inst)
 		}
+		w.procLost(l, v)
 	case *ast.StarExpr:
 		w.assign(l.X, v, r)
 	}
@@ -364,8 +364,8 @@ func (w *walker) global(gv *types.Var, v value) {
 		} else {
 			w.escape(v.inst, "stored in "+gv.Pkg().Name()+"."+gv.Name())
 		}
-	case isInteger(gv.Type()) && v.pid != nil:
-		join(w.ps.pidVar(gv), v.pid)
+	case gv.Pkg() == w.ps.pass.Pkg:
+		w.keepProc(gv, v)
 	}
 }
 
