@@ -242,6 +242,7 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	if ctxExpr != nil {
 		c.Ctx, c.CtxParam = w.ctxOf(ctxExpr)
 	}
+	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
 	r := x.root()
 	r.p.Creations = append(r.p.Creations, c)

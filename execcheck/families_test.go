@@ -19,6 +19,7 @@ func TestFamilies(t *testing.T) {
 		"armed",
 		"watch",
 		"prockept",
+		"progparam",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

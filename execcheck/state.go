@@ -118,7 +118,10 @@ type creation struct {
 	CtxParam int
 	Prog     progInfo
 	Ignore   string // the reason of an //execcheck:ignore at the creation
-	Bad      bool   // an //execcheck:ignore without a reason stands there
+	// The program and its arguments as parameters of the constructor
+	// (1-based; 0: not a parameter), read at its calls: prog_param.go.
+	ProgParam, ArgsParam int
+	Bad                  bool // an //execcheck:ignore without a reason stands there
 }
 
 // runInfo is a run of a command inside a helper, as a parameter effect.

@@ -318,6 +318,10 @@ func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.E
 				cr.Ctx, cr.CtxParam = ctxCancel, -1
 			}
 		}
+		if pi, ok := w.progAt(cr, c); ok {
+			cr.Prog = pi
+		}
+		w.reparam(cr, c)
 		if ig, bad := w.ps.ignores.at(c.Pos()); ig != "" || bad {
 			cr.Ignore, cr.Bad = ig, bad
 		}
