@@ -81,6 +81,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pids:   map[*types.Var]*instance{},
 	}
 	ps.ignores = readIgnores(pass)
+	ps.scanFileVars()
 	ps.ignores.reportBad(pass, pass.Files)
 	var order []*types.Func
 	for _, f := range pass.Files {
@@ -98,6 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ps.walkFunc(fn, ps.decls[fn])
 		}
 	}
+	ps.walkVarInits()
 	ps.exportFacts(order)
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil

@@ -32,6 +32,7 @@ type reach struct {
 	direct    string // why it reaches only the direct child, or ""
 	nothing   bool
 	groupKill string // why it kills the group
+	watch     bool   // a group kill comes with the cancel of a context
 	job       string // why it sends the group a signal background jobs ignore
 	unknown   string
 }
@@ -51,6 +52,7 @@ func reachOf(effs []effect, p *props) reach {
 			directs = append(directs, e)
 		case e.Group && (e.Sig == sigKill || e.Sig == sigOther):
 			groupKills = append(groupKills, e)
+			r.watch = r.watch || e.Watch
 		case e.Group && e.Sig == sigJob:
 			jobs = append(jobs, e)
 		case e.Group:
@@ -112,6 +114,14 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if rs.kind.policy() {
 		return policyVerdict(rs, p, plat)
 	}
+	v := classifyRun(rs, p, plat)
+	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
+		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
+	}
+	return v
+}
+
+func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	if len(p.Creations) == 0 {
 		return verdict{class: Unknown, reason: "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)"}
 	}
@@ -125,7 +135,7 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 		}
 	}
 	var hand []effect
-	for _, e := range p.Kills {
+	for _, e := range append(p.Kills, cancelByHand(p, plat)...) {
 		if e.Sig != sigProbe || e.Unknown {
 			hand = append(hand, e)
 		}
@@ -160,6 +170,11 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if len(hand) > 0 {
 		r := reachOf(hand, p)
 		handPath = &r
+	}
+	if ctxPath != nil && handPath != nil && handPath.watch && handPath.direct == "" && !p.CancelSet && !p.Applied {
+		// The default Cancel's kill of the direct child comes with a
+		// group kill by hand that watches the cancel: it takes nothing.
+		ctxPath = nil
 	}
 
 	pipe := p.ReadPipe || p.CopyPipe
@@ -211,12 +226,15 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 		return verdict{class: Launcher, handled: true, job: true, reason: fmt.Sprintf("a cancel sends the group a signal that background jobs of sh -c ignore (%s), and no SIGKILL follows: they keep running", job)}
 	}
 	if ctxPath != nil && (handPath == nil || handPath.groupKill == "") {
-		prog := launcherWhy(p)
-		if prog != "" {
+		prog, armed := launcherWhy(p), armedWhy(rs, p)
+		if prog != "" && armed == "" {
 			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("Cancel kills the group (%s), but os/exec calls Cancel only while the direct child runs, and %s: its group keeps running after it exits", ctxPath.groupKill, prog)}
 		}
 		if pipe && unbounded {
-			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): Cancel kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, ctxPath.groupKill)}
+			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: Cancel kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), ctxPath.groupKill)}
+		}
+		if armed != "" {
+			return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s), also after the direct child exited: %s", ctxPath.groupKill, armed)}
 		}
 		return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s) and Wait is bounded (%s); %s", ctxPath.groupKill, boundWhy(p), programWhy(p))}
 	}

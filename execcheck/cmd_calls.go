@@ -26,6 +26,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 	if recv.pipe != nil && fn != nil && fn.Name() == "WriteTo" {
 		w.readToEOF(recv, fn)
 	}
+	w.readInLoop(recv, fn, c)
 	for _, a := range args {
 		if a.pipe == nil {
 			continue
@@ -49,6 +50,10 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			case "Signal":
 				if len(c.Args) == 1 {
 					w.kill(recv.proc, false, w.sigOf(c.Args[0]), types.ExprString(c))
+				}
+			case "Wait":
+				if recv.proc != nil {
+					w.procWaited(recv.proc, c)
 				}
 			}
 		}
@@ -110,6 +115,9 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 	}
 	r := x.root()
 	switch name {
+	case "Wait":
+		w.waited(x, c)
+		return []value{{}}
 	case "Run":
 		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
 		return []value{{}}
@@ -143,16 +151,22 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 // io.ReadAll, io.Copy, a bufio.Scanner, or a call execcheck does not
 // follow): that read lasts as long as any descendant holds the pipe.
 func (w *walker) readToEOF(v value, fn *types.Func) {
-	r := v.pipe.root()
-	if r.p.ReadPipe {
-		return
-	}
 	by := "a function value"
 	if fn != nil {
 		by = fn.Name()
 		if fn.Pkg() != nil {
 			by = fn.Pkg().Name() + "." + by
 		}
+	}
+	w.readToEOFBy(v, by)
+}
+
+// readToEOFBy records that v's pipe is read until EOF, by what by says.
+func (w *walker) readToEOFBy(v value, by string) {
+	w.noteRead(v.pipe)
+	r := v.pipe.root()
+	if r.p.ReadPipe {
+		return
 	}
 	name := "StdoutPipe"
 	if v.what == "stderr" {
@@ -228,6 +242,7 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	if ctxExpr != nil {
 		c.Ctx, c.CtxParam = w.ctxOf(ctxExpr)
 	}
+	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
 	r := x.root()
 	r.p.Creations = append(r.p.Creations, c)

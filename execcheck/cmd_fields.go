@@ -181,7 +181,7 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 			p.StderrSet = true
 		}
 		t := w.info.TypeOf(r)
-		if t == nil || isPointerToNamed(t, "os", "File") {
+		if t == nil || isPointerToNamed(t, "os", "File") || (types.IsInterface(t) && w.ps.holdsFile(r)) {
 			return
 		}
 		if !p.CopyPipe {

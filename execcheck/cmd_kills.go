@@ -81,6 +81,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
 		return
 	}
+	e.Watch = e.Watch || w.watching(e)
 	se := e
 	if closureSig >= 0 {
 		se.Sig = sigUnknown

@@ -1,6 +1,7 @@
 package execcheck
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -26,6 +27,7 @@ type effect struct {
 	SigParam int // >= 0: the signal is this parameter of the function summarized; Sig unused
 	Unknown  bool
 	Why      string
+	Watch    bool // it comes with the cancel of a context: cancel_watch.go
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one
@@ -116,7 +118,10 @@ type creation struct {
 	CtxParam int
 	Prog     progInfo
 	Ignore   string // the reason of an //execcheck:ignore at the creation
-	Bad      bool   // an //execcheck:ignore without a reason stands there
+	// The program and its arguments as parameters of the constructor
+	// (1-based; 0: not a parameter), read at its calls: prog_param.go.
+	ProgParam, ArgsParam int
+	Bad                  bool // an //execcheck:ignore without a reason stands there
 }
 
 // runInfo is a run of a command inside a helper, as a parameter effect.
@@ -159,12 +164,20 @@ type props struct {
 	Escapes []string  // where the command went that execcheck cannot follow
 
 	Reflected string // its fields are set through reflect, where: execcheck cannot read them
+
+	// When os/exec stops calling Cancel (cancel_armed.go).
+	Waited       bool   // cmd.Wait is called
+	WaitLate     string // cmd.Wait comes only after the output is read to EOF: where
+	ProcWait     string // cmd.Process.Wait is called: where
+	CancelCalled string // cmd.Cancel() is called by hand: where
+	ProcKept     string // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
 }
 
 func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
 		!p.ReadPipe && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
-		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == ""
+		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" &&
+		!p.Waited && p.WaitLate == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
 }
 
 // merge adds q's knowledge to p.
@@ -201,6 +214,11 @@ func (p *props) merge(q *props) {
 	if p.Reflected == "" {
 		p.Reflected = q.Reflected
 	}
+	p.Waited = p.Waited || q.Waited
+	p.WaitLate = cmp.Or(p.WaitLate, q.WaitLate)
+	p.ProcWait = cmp.Or(p.ProcWait, q.ProcWait)
+	p.CancelCalled = cmp.Or(p.CancelCalled, q.CancelCalled)
+	p.ProcKept = cmp.Or(p.ProcKept, q.ProcKept)
 }
 
 // clone is a deep enough copy for merge and append not to alias.

@@ -19,9 +19,11 @@ type summary struct {
 	Kills     []effect // every kill in the body, whatever its target: for Cancel = f
 	FuncIdx   int      // >= 0: returns a func whose kills are FuncKills: for Cancel = f(cmd)
 	FuncKills []effect
+	Pipes     []pipeResult // results that are output pipes (pipe_reads.go)
 
 	held        map[int]*instance // same package only: parameters the body stores (a field)
 	cancelKills []effect          // same package only: Kills of a function that is no Cancel
+	pipeInsts   map[int]value     // same package only: results that are pipes of a command kept elsewhere
 }
 
 func newSummary() *summary {
@@ -35,7 +37,7 @@ func (s *summary) allKills() []effect {
 
 func (s *summary) empty() bool {
 	return len(s.Params) == 0 && len(s.PidParams) == 0 && s.Result == nil && s.ResultArg < 0 &&
-		s.AttrIdx < 0 && len(s.Kills) == 0 && s.FuncIdx < 0
+		s.AttrIdx < 0 && len(s.Kills) == 0 && s.FuncIdx < 0 && len(s.Pipes) == 0
 }
 
 // funcFact carries a function's summary to the packages that import it.
@@ -66,6 +68,7 @@ func (f *funcFact) String() string {
 	if f.S.FuncIdx >= 0 {
 		parts = append(parts, "returns a func that kills: "+effects(f.S.FuncKills))
 	}
+	parts = append(parts, pipesBrief(f.S.Pipes)...)
 	return fmt.Sprintf("execcheck%v", parts)
 }
 
@@ -115,6 +118,11 @@ func (p *props) brief() string {
 	}
 	add(len(p.Escapes) > 0, "escapes")
 	add(p.Reflected != "", "reflected")
+	add(p.Waited, "waited")
+	add(p.WaitLate != "", "waitlate")
+	add(p.ProcWait != "", "procwait")
+	add(p.CancelCalled != "", "cancelcalled")
+	add(p.ProcKept != "", "prockept")
 	return fmt.Sprint(s)
 }
 

@@ -45,7 +45,17 @@ func (w *walker) call(c *ast.CallExpr) []value {
 		w.closure(fl, false)
 		return nil
 	}
+	if x, ok := w.cmdField(fun, "Cancel"); ok {
+		for _, a := range c.Args {
+			w.eval(a)
+		}
+		w.cancelCalled(x, c)
+		return []value{{}}
+	}
 	fn, _ := typeutil.Callee(w.info, c).(*types.Func)
+	if isJoin(fn) {
+		defer w.joinReads()
+	}
 	var recv value
 	var recvExpr ast.Expr
 	methodExpr := false
@@ -59,7 +69,9 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	}
 	args := make([]value, len(c.Args))
 	for i, a := range c.Args {
+		w.watchNext = isFunctionNamed(fn, "context", "AfterFunc") && i == 1
 		args[i] = w.eval(a)
+		w.watchNext = false
 	}
 	if vals, ok := w.knownCall(c, fn, recv, recvExpr, methodExpr, args); ok {
 		return vals
@@ -222,6 +234,7 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 		a.setGroup(s.AttrWhy + " (from " + via + ")")
 		res[s.AttrIdx] = value{attr: a}
 	}
+	s.applyPipes(res, argVal)
 	if s.FuncIdx >= 0 && s.FuncIdx < n {
 		fv := &fnVal{}
 		for _, e := range s.FuncKills {
@@ -305,6 +318,10 @@ func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.E
 				cr.Ctx, cr.CtxParam = ctxCancel, -1
 			}
 		}
+		if pi, ok := w.progAt(cr, c); ok {
+			cr.Prog = pi
+		}
+		w.reparam(cr, c)
 		if ig, bad := w.ps.ignores.at(c.Pos()); ig != "" || bad {
 			cr.Ignore, cr.Bad = ig, bad
 		}

@@ -54,7 +54,13 @@ func (w *walker) eval(e ast.Expr) value {
 				return v
 			}
 			return value{}
-		case token.AND, token.ARROW:
+		case token.ARROW:
+			if w.isReceive(e) {
+				w.joinReads()
+			}
+			w.watchDone(e)
+			return v
+		case token.AND:
 			return v
 		}
 	case *ast.StarExpr:
@@ -136,8 +142,8 @@ func (w *walker) globalValue(o *types.Var) value {
 	if holdsCmd(o.Type()) {
 		return value{inst: w.ps.field(o)}
 	}
-	if isInteger(o.Type()) {
-		return value{pid: w.ps.pidVar(o)}
+	if keepsProc(o.Type()) {
+		return w.keptValue(o)
 	}
 	return value{}
 }
@@ -169,8 +175,8 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 		if holdsCmd(f.Type()) {
 			return value{inst: w.ps.field(f)}
 		}
-		if isInteger(f.Type()) {
-			return value{pid: w.ps.pidVar(f)}
+		if keepsProc(f.Type()) {
+			return w.keptValue(f)
 		}
 	case types.MethodVal:
 		x := w.eval(e.X)
@@ -211,8 +217,8 @@ func (w *walker) composite(e *ast.CompositeLit) value {
 					switch {
 					case holdsCmd(f.Type()) && v.inst != nil:
 						join(w.ps.field(f), v.inst)
-					case isInteger(f.Type()) && v.pid != nil:
-						join(w.ps.pidVar(f), v.pid)
+					default:
+						w.keepProc(f, v)
 					}
 				}
 			}

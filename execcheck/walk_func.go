@@ -71,10 +71,12 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 			nres += max(len(f.Names), 1)
 		}
 	}
-	prevCur, prevBranch, prevFn, prevRes := w.cur, w.branch, w.curFn, w.nres
-	w.cur, w.branch, w.curFn, w.nres = sc, nil, fv, nres
+	prevCur, prevBranch, prevFn, prevRes, prevLoops := w.cur, w.branch, w.curFn, w.nres, w.loops
+	w.cur, w.branch, w.curFn, w.nres, w.loops = sc, nil, fv, nres, 0
+	watch := w.enterWatch(fl.Body)
 	w.block(fl.Body.List)
-	w.cur, w.branch, w.curFn, w.nres = prevCur, prevBranch, prevFn, prevRes
+	w.leaveWatch(watch)
+	w.cur, w.branch, w.curFn, w.nres, w.loops = prevCur, prevBranch, prevFn, prevRes, prevLoops
 }
 
 // callFn applies a closure's kills at its call c, as apply applies a

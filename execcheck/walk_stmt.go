@@ -36,6 +36,7 @@ func (w *walker) arm(node ast.Node, i int, f func()) {
 // joins the channel's command, or escapes if the channel is not one
 // execcheck follows.
 func (w *walker) stmt(s ast.Stmt) {
+	w.pos = s.Pos()
 	switch s := s.(type) {
 	case *ast.BlockStmt:
 		w.block(s.List)
@@ -68,7 +69,9 @@ func (w *walker) stmt(s ast.Stmt) {
 		if s.Post != nil {
 			w.stmt(s.Post)
 		}
+		w.loops++
 		w.block(s.Body.List)
+		w.loops--
 	case *ast.RangeStmt:
 		v := w.eval(s.X)
 		if v.inst != nil {
@@ -80,7 +83,9 @@ func (w *walker) stmt(s ast.Stmt) {
 				}
 			}
 		}
+		w.loops++
 		w.block(s.Body.List)
+		w.loops--
 	case *ast.SwitchStmt:
 		if s.Init != nil {
 			w.stmt(s.Init)
@@ -100,7 +105,9 @@ func (w *walker) stmt(s ast.Stmt) {
 	case *ast.LabeledStmt:
 		w.stmt(s.Stmt)
 	case *ast.GoStmt:
+		w.inGo++
 		w.call(s.Call)
+		w.inGo--
 	case *ast.DeferStmt:
 		w.call(s.Call)
 	case *ast.ReturnStmt:
@@ -115,6 +122,7 @@ func (w *walker) stmt(s ast.Stmt) {
 				w.escape(v.inst, "sent on a channel")
 			}
 		}
+		w.procLost(s.Value, v)
 	case *ast.IncDecStmt:
 		w.eval(s.X)
 	}
@@ -204,6 +212,8 @@ func (w *walker) ret(s *ast.ReturnStmt) {
 			}
 		case v.fn != nil && w.results[i].fn == nil:
 			w.results[i] = v
+		case v.pipe != nil && w.results[i].pipe == nil:
+			w.results[i] = v // a pipe returned: pipeResults
 		case v.attr != nil:
 			w.retAttr[i] = v.attr
 		}
@@ -305,7 +315,7 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			}
 			return
 		}
-		w.env[obj] = v
+		w.env[obj] = w.branchCtx(l, obj, v)
 	case *ast.SelectorExpr:
 		sel := w.info.Selections[l]
 		if sel == nil {
@@ -327,11 +337,9 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			if v.inst != nil {
 				join(w.ps.field(f), v.inst)
 			}
-		case isInteger(f.Type()) && v.pid != nil:
-			w.eval(l.X)
-			join(w.ps.pidVar(f), v.pid)
 		default:
 			w.eval(l.X)
+			w.keepProc(f, v)
 		}
 	case *ast.IndexExpr:
 		c := w.eval(l.X)
@@ -339,6 +347,7 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 		if c.inst != nil && v.inst != nil {
 			join(c.inst, v.inst)
 		}
+		w.procLost(l, v)
 	case *ast.StarExpr:
 		w.assign(l.X, v, r)
 	}
@@ -355,8 +364,8 @@ func (w *walker) global(gv *types.Var, v value) {
 		} else {
 			w.escape(v.inst, "stored in "+gv.Pkg().Name()+"."+gv.Name())
 		}
-	case isInteger(gv.Type()) && v.pid != nil:
-		join(w.ps.pidVar(gv), v.pid)
+	case gv.Pkg() == w.ps.pass.Pkg:
+		w.keepProc(gv, v)
 	}
 }
 

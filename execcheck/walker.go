@@ -33,9 +33,10 @@ type pkgState struct {
 	decls   map[*types.Func]*ast.FuncDecl
 	sums    map[*types.Func]*summary
 	busy    map[*types.Func]bool
-	called  map[*types.Func]bool     // functions called in the package
-	fields  map[*types.Var]*instance // fields and package variables holding commands
-	pids    map[*types.Var]*instance // fields and package variables holding a command's pid
+	called  map[*types.Func]bool      // functions called in the package
+	fields  map[*types.Var]*instance  // fields and package variables holding commands
+	pids    map[*types.Var]*instance  // fields and package variables holding a command's pid
+	files   map[*types.Var]*fileState // what the variables of interface type are assigned (file_vars.go)
 	all     []*instance
 	ignores *ignores
 	scopes  int
@@ -180,8 +181,16 @@ type walker struct {
 	results []value // returned, per result index (merged)
 	retAttr []*attrVal
 
-	curFn *fnVal // the closure being walked, if any: its results
-	nres  int    // the number of results of the function being walked
+	curFn *fnVal    // the closure being walked, if any: its results
+	loops int       // the loops the walk stands in, in the function or closure walked
+	inGo  int       // walking the call of a go statement
+	pos   token.Pos // the statement walked
+
+	watchAt         []effect    // receives from a context's Done (cancel_watch.go)
+	cancelFuncCalls []token.Pos // calls of a context.CancelFunc in the body walked
+	watchNext       bool        // the next function literal walked is context.AfterFunc's
+	reads           []readRec
+	nres            int // the number of results of the function being walked
 
 	named  []types.Object             // the function's named results
 	stable map[types.Object]*instance // named results holding a command: one command however assigned
@@ -255,6 +264,7 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 		w.retAttr = make([]*attrVal, sig.Results().Len())
 	}
 	if d.Body != nil {
+		w.cancelFuncCalls = w.cancelFuncCallsIn(d.Body)
 		w.block(d.Body.List)
 	}
 	w.finish(sig)
@@ -340,6 +350,7 @@ func (w *walker) finish(sig *types.Signature) {
 			s.AttrIdx, s.AttrWhy = i, a.why
 		}
 	}
+	w.pipeResults(s)
 }
 
 // here places an effect at the current statement: the scope (function

@@ -1,0 +1,140 @@
+package execcheck
+
+// A Cancel that still runs after the direct child exited. os/exec
+// watches the context from Start until Wait has seen the direct child
+// exit: a Cancel that kills the group is called there also after the
+// child exited when Wait comes late, and the launcher class (a group
+// kill that only Cancel sends, "only while the direct child runs") does
+// not hold. Wait comes late when it is never called (the code waits with
+// Process.Wait), or only after the readers of the output pipe finished
+// (they last while any process holds the pipe). And a cmd.Cancel() made
+// by hand is a kill by hand, with what Cancel kills.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// readRec is a read of a command's pipe until EOF in the function
+// walked: in a goroutine (async) or not, and if so whether a join (a
+// WaitGroup's Wait, a receive from a channel) followed it.
+type readRec struct {
+	inst   *instance
+	async  bool
+	joined bool
+}
+
+// noteRead records a read of x's pipe until EOF where the walk stands.
+func (w *walker) noteRead(x *instance) {
+	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0})
+}
+
+// join marks the reads in goroutines so far as finished: the walk is at
+// a WaitGroup's (or an errgroup's) Wait, or a receive from a channel,
+// outside any goroutine.
+func (w *walker) joinReads() {
+	if w.inGo > 0 {
+		return
+	}
+	for i := range w.reads {
+		w.reads[i].joined = true
+	}
+}
+
+// isJoin reports whether the call c waits for goroutines: a method Wait
+// of anything but a command or a process.
+func isJoin(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Wait" || methodOf(fn, "os/exec", "Cmd") || methodOf(fn, "os", "Process") {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil
+}
+
+// isReceive reports whether e is a receive from a channel that is not a
+// context's Done.
+func (w *walker) isReceive(e *ast.UnaryExpr) bool {
+	if e.Op != token.ARROW {
+		return false
+	}
+	if c, ok := ast.Unparen(e.X).(*ast.CallExpr); ok {
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Done" && isContext(w.info.TypeOf(sel.X)) {
+			return false
+		}
+	}
+	return true
+}
+
+// waited records cmd.Wait() on x at c: after the reads of its pipe, if
+// every read of it in this function came before, or was joined before.
+func (w *walker) waited(x *instance, c *ast.CallExpr) {
+	r := x.root()
+	r.p.Waited = true
+	if r.p.WaitLate != "" || w.inGo > 0 {
+		return
+	}
+	seen := false
+	for _, rd := range w.reads {
+		if rd.inst.root() != r {
+			continue
+		}
+		if rd.async && !rd.joined {
+			return
+		}
+		seen = true
+	}
+	if seen {
+		r.p.WaitLate = "Wait (" + w.ps.where(c.Pos()) + ") comes only after the output is read to EOF, which lasts while any process holds the pipe"
+	}
+}
+
+// procWaited records x.Process.Wait() at c.
+func (w *walker) procWaited(x *instance, c *ast.CallExpr) {
+	if r := x.root(); r.p.ProcWait == "" {
+		r.p.ProcWait = types.ExprString(c.Fun) + " at " + w.ps.where(c.Pos())
+	}
+}
+
+// cancelCalled records x.Cancel() called by hand at c.
+func (w *walker) cancelCalled(x *instance, c *ast.CallExpr) {
+	if r := x.root(); r.p.CancelCalled == "" {
+		r.p.CancelCalled = types.ExprString(c) + " by hand at " + w.ps.where(c.Pos())
+	}
+}
+
+// armedWhy says why os/exec still calls the Cancel of the command run at
+// rs after the direct child exited, or "".
+func armedWhy(rs *runSite, p *props) string {
+	if rs.kind != runStart {
+		return ""
+	}
+	switch {
+	case p.ProcWait != "" && !p.Waited && len(p.Escapes) == 0:
+		return "cmd.Wait is never called (" + p.ProcWait + " waits instead), so os/exec calls Cancel whenever the context is done"
+	case p.WaitLate != "" && p.ReadPipe:
+		return p.WaitLate + ", and os/exec calls Cancel until Wait"
+	}
+	return ""
+}
+
+// cancelByHand is what a cmd.Cancel() called by hand kills: what Cancel
+// kills (for exec.CommandContext, the default Process.Kill).
+func cancelByHand(p *props, plat platform) []effect {
+	if p.CancelCalled == "" {
+		return nil
+	}
+	var effs []effect
+	switch {
+	case p.Applied:
+		effs = []effect{appliedCancel(plat)}
+	case p.CancelSet:
+		effs = append(effs, p.Cancel...)
+	default:
+		effs = []effect{{Sig: sigKill, SigParam: -1, Why: "exec.CommandContext's default Cancel (Process.Kill)"}}
+	}
+	for i := range effs {
+		effs[i].Why = p.CancelCalled + ": " + effs[i].Why
+	}
+	return effs
+}

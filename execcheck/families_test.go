@@ -1,0 +1,45 @@
+package execcheck_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/exectest/exectest/execcheck"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestFamilies pins the families of misses found on real fix commits
+// (issue 31), each reduced from real code to a package of testdata.
+func TestFamilies(t *testing.T) {
+	for _, pkg := range []string{
+		"ctxbranch",
+		"pkgfunc",
+		"filewriter",
+		"readloop",
+		"armed",
+		"watch",
+		"prockept",
+		"progparam",
+	} {
+		t.Run(pkg, func(t *testing.T) {
+			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
+		})
+	}
+}
+
+// TestProcessKept: a process kept where execcheck does not follow a kill
+// (an element of a map) makes the site unknown, not "ok: no cancel".
+func TestProcessKept(t *testing.T) {
+	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/prockept")
+	for _, r := range res {
+		for _, s := range r.Result.(*execcheck.Result).Sites {
+			if s.Posn.Line == 60 {
+				if s.Class != execcheck.Unknown || !strings.Contains(s.Reason, "procs[id]") {
+					t.Errorf("Track's site: got %s: %s, want unknown: its process is kept in procs[id]", s.Class, s.Reason)
+				}
+				return
+			}
+		}
+	}
+	t.Errorf("Track's site at line 60: got none, want it unknown")
+}

@@ -1,0 +1,104 @@
+package execcheck
+
+// Output pipes read by hand, and pipes handed back by the helper that
+// starts the command. A loop of Read (or of a bufio.Reader's ReadString,
+// ReadBytes, ...) on a StdoutPipe until an error reads it until EOF, as
+// io.Copy and a bufio.Scanner do: it lasts as long as any descendant
+// holds the pipe. A pipe a function returns is followed to its caller
+// (summary.Pipes), where it is read.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+)
+
+// readMethods are the methods of a reader that read a piece of it: in a
+// loop, they read until EOF.
+var readMethods = map[string]bool{
+	"Read": true, "ReadString": true, "ReadBytes": true, "ReadLine": true,
+	"ReadSlice": true, "ReadRune": true, "ReadByte": true,
+}
+
+// readInLoop records a read of a command's pipe by a method of the pipe
+// (or of a bufio.Reader on it) called in a loop: a read until EOF.
+func (w *walker) readInLoop(recv value, fn *types.Func, c *ast.CallExpr) {
+	if recv.pipe == nil || fn == nil || w.loops == 0 || !readMethods[fn.Name()] {
+		return
+	}
+	w.readToEOFBy(recv, "a loop of "+types.ExprString(c.Fun))
+}
+
+// pipeResult is a result of a function that is an output pipe of a
+// command: of the command it returns (Param < 0) or of a parameter.
+type pipeResult struct {
+	Idx   int
+	What  string // "stdout" or "stderr"
+	Param int
+}
+
+// pipeResults records, in the summary, the results that are pipes: of
+// the command returned, of a command parameter, or (same package only)
+// of any command the package keeps, such as a field's.
+func (w *walker) pipeResults(s *summary) {
+	var made *instance
+	if s.ResultIdx >= 0 && s.ResultIdx < len(w.results) && w.results[s.ResultIdx].inst != nil {
+		made = w.results[s.ResultIdx].inst.root()
+	}
+	for i, v := range w.results {
+		if v.pipe == nil {
+			continue
+		}
+		r := v.pipe.root()
+		switch {
+		case r == made:
+			s.Pipes = append(s.Pipes, pipeResult{Idx: i, What: v.what, Param: -1})
+		case r.param >= 0 && !r.closure:
+			s.Pipes = append(s.Pipes, pipeResult{Idx: i, What: v.what, Param: r.param})
+		default:
+			if s.pipeInsts == nil {
+				s.pipeInsts = map[int]value{}
+			}
+			s.pipeInsts[i] = value{pipe: r, what: v.what}
+		}
+	}
+}
+
+// applyPipes sets, at a call, the results that are pipes: res holds the
+// results so far (the command made at the call, at ResultIdx).
+func (s *summary) applyPipes(res []value, argVal func(int) value) {
+	for _, p := range s.Pipes {
+		if p.Idx >= len(res) {
+			continue
+		}
+		var x *instance
+		if p.Param < 0 {
+			if s.ResultIdx >= 0 && s.ResultIdx < len(res) {
+				x = res[s.ResultIdx].inst
+			}
+		} else {
+			x = argVal(p.Param).inst
+		}
+		if x != nil {
+			res[p.Idx] = value{pipe: x, what: p.What}
+		}
+	}
+	for i, v := range s.pipeInsts {
+		if i < len(res) {
+			res[i] = v
+		}
+	}
+}
+
+// pipesBrief is the Pipes of a fact, as its String shows them.
+func pipesBrief(ps []pipeResult) []string {
+	var out []string
+	for _, p := range ps {
+		of := "the command returned"
+		if p.Param >= 0 {
+			of = fmt.Sprintf("param %d", p.Param)
+		}
+		out = append(out, fmt.Sprintf("result %d: %s of %s", p.Idx, p.What, of))
+	}
+	return out
+}

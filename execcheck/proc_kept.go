@@ -1,0 +1,62 @@
+package execcheck
+
+// A command's *os.Process (or pid) kept elsewhere: `current =
+// cmd.Process` in one function, `current.Kill()` in another (a Stop or
+// Cancel method). A package variable or a field of type *os.Process is
+// one process for the whole package, as one holding a pid is (ps.pids):
+// a kill through it is a kill of the command whose process it was given.
+// A process or pid kept where execcheck does not follow it (an element
+// of a map or a slice, a channel) may be killed there: the site is then
+// unknown rather than "no cancel" or a finding.
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// keepsProc reports whether t holds a process or a pid execcheck follows
+// package-wide: *os.Process or an integer.
+func keepsProc(t types.Type) bool { return isProcess(t) || isInteger(t) }
+
+// procOf is v's process or pid, if it has one.
+func procOf(v value) *instance {
+	if v.proc != nil {
+		return v.proc
+	}
+	return v.pid
+}
+
+// keepProc joins v's process into the one the variable or field f holds
+// package-wide; it reports false when f holds neither.
+func (w *walker) keepProc(f *types.Var, v value) bool {
+	switch {
+	case isProcess(f.Type()) && v.proc != nil:
+		join(w.ps.pidVar(f), v.proc)
+	case isInteger(f.Type()) && v.pid != nil:
+		join(w.ps.pidVar(f), v.pid)
+	default:
+		return false
+	}
+	return true
+}
+
+// keptValue is the value of the variable or field f, which holds a
+// process or a pid package-wide.
+func (w *walker) keptValue(f *types.Var) value {
+	if isProcess(f.Type()) {
+		return value{proc: w.ps.pidVar(f)}
+	}
+	return value{pid: w.ps.pidVar(f)}
+}
+
+// procLost notes that v's process or pid is kept at l, where execcheck
+// does not follow it.
+func (w *walker) procLost(l ast.Expr, v value) {
+	x := procOf(v)
+	if x == nil {
+		return
+	}
+	if r := x.root(); r.p.ProcKept == "" {
+		r.p.ProcKept = types.ExprString(l) + " at " + w.ps.where(l.Pos())
+	}
+}
