@@ -58,17 +58,27 @@ func signalVar(o *types.Var) (value, bool) {
 // pid), where the walk stands: into the Cancel being walked, into the
 // closure whose call it waits for, or onto the command.
 func (w *walker) kill(target *instance, group bool, sv value, why string) {
-	e := effect{Group: group, Sig: sv.sig, SigParam: -1, Why: why}
-	closureSig := -1
+	e := effect{Group: group, Why: why}
+	closureSig := w.sigSource(sv, &e)
+	w.record(target, w.here(e), closureSig)
+}
+
+// sigSource sets e's signal from sv, a signal value, by where it comes
+// from: a parameter of the function walked (e.SigParam, known at each
+// call), a parameter of the closure whose deferred call is walked (the
+// closure's argument index, returned; -1 otherwise), or another scope,
+// whose signal cannot be known here (sigUnknown).
+func (w *walker) sigSource(sv value, e *effect) (closureSig int) {
+	e.Sig, e.SigParam = sv.sig, -1
 	switch {
 	case sv.closureSig >= 0 && w.deferTo != nil && sv.sigScope == w.deferTo.sc:
-		closureSig = sv.closureSig
+		return sv.closureSig
 	case sv.sigParam >= 0 && sv.sigScope == w.top:
 		e.SigParam = sv.sigParam
 	case sv.sigParam >= 0 || sv.closureSig >= 0:
 		e.Sig = sigUnknown
 	}
-	w.record(target, w.here(e), closureSig)
+	return -1
 }
 
 // record records the kill e of target (nil: none execcheck saw) in the

@@ -114,16 +114,7 @@ func (w *walker) callFn(f *fnVal, args []value, argExprs []ast.Expr, c *ast.Call
 		cs := -1
 		if t.closureSig >= 0 {
 			if t.closureSig < len(argExprs) {
-				sv := w.sigOf(argExprs[t.closureSig])
-				e.Sig, e.SigParam = sv.sig, -1
-				switch {
-				case sv.closureSig >= 0 && w.deferTo != nil && sv.sigScope == w.deferTo.sc:
-					cs = sv.closureSig
-				case sv.sigParam >= 0 && sv.sigScope == w.top:
-					e.SigParam = sv.sigParam
-				case sv.sigParam >= 0 || sv.closureSig >= 0:
-					e.Sig = sigUnknown
-				}
+				cs = w.sigSource(w.sigOf(argExprs[t.closureSig]), &e)
 			} else {
 				e.Sig = sigUnknown
 			}

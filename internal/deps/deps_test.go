@@ -15,6 +15,19 @@ import (
 	"github.com/exectest/exectest/internal/envswitch"
 )
 
+// userTest starts a user's test file: it needs exectest, and nothing
+// else, in its module's build list.
+const userTest = `package user
+
+import (
+	"testing"
+
+	"github.com/exectest/exectest"
+)
+
+func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
+`
+
 const (
 	toolkit = "github.com/exectest/exectest"
 	xtools  = "golang.org/x/tools"
@@ -98,16 +111,7 @@ func TestUsersModuleGetsNoXTools(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"user.go": "package user\n\n// Hello is the module's code, which needs nothing.\nfunc Hello() string { return \"hello\" }\n",
-		"user_test.go": `package user
-
-import (
-	"testing"
-
-	"github.com/exectest/exectest"
-)
-
-func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
-
+		"user_test.go": userTest + `
 func TestHello(t *testing.T) {
 	if Hello() != "hello" {
 		t.Fail()

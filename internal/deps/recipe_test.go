@@ -26,19 +26,8 @@ func TestLocalCheckoutRecipe(t *testing.T) {
 	}
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod": "module example.test/local\n\ngo 1.26\n",
-		"user_test.go": `package user
-
-import (
-	"testing"
-
-	"github.com/exectest/exectest"
-)
-
-func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }
-
-func TestNothingLeft(t *testing.T) {}
-`,
+		"go.mod":       "module example.test/local\n\ngo 1.26\n",
+		"user_test.go": userTest + "\nfunc TestNothingLeft(t *testing.T) {}\n",
 	}
 	// As TestUsersModuleGetsNoXTools: the checkout's go.sum lines spare an
 	// offline machine the checksum database.
