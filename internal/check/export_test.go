@@ -2,6 +2,7 @@ package check
 
 import (
 	"reflect"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,6 +32,13 @@ func ScopeOf(g any) *Scope {
 func WithoutHermeticHook() (restore func()) {
 	hermeticHooked = func() bool { return false }
 	return func() { hermeticHooked = fixture.Hooked }
+}
+
+// AsWhereOnlyHermetic makes NewFixture take the test binary as the only
+// fixture, as on Windows, until the returned function is called.
+func AsWhereOnlyHermetic() (restore func()) {
+	onlyHermetic = true
+	return func() { onlyHermetic = runtime.GOOS == "windows" }
 }
 
 // CopyGoroutines counts the scope's os/exec copy goroutines as a check

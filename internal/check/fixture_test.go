@@ -22,6 +22,20 @@ func TestHermeticWithoutHook(t *testing.T) {
 	f.WantVerdict(t, "fail", "fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain", "func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }")
 }
 
+// Where the test binary is the only fixture (Windows), a package without
+// the hook is no bad input: the same test runs the shell fixture
+// elsewhere. NewDescendant skips naming the line to add, or fails under
+// EXECTEST_STRICT=1; it never passes.
+func TestOnlyHermeticWithoutHook(t *testing.T) {
+	defer check.WithoutHermeticHook()()
+	defer check.AsWhereOnlyHermetic()()
+	for strict, want := range map[string]string{"0": "skip", "1": "fail"} {
+		t.Setenv("EXECTEST_STRICT", strict)
+		f := systemtest.RunFake(t, func(tb testing.TB) { exectest.NewDescendant(tb) })
+		f.WantVerdict(t, want, "fixture hook: got none, want exectest.VerifyTestMain(m) as TestMain", "the fixture is the test binary", "func TestMain(m *testing.M) { exectest.VerifyTestMain(m) }")
+	}
+}
+
 // A run that panics is reported with its value and stack, and the
 // cleanup still kills the fixture.
 func TestRunPanicsLeavesNothing(t *testing.T) {

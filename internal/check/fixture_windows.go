@@ -25,7 +25,7 @@ func raise(sig syscall.Signal) { os.Exit(2) }
 
 // onlyHermetic says that the test binary is the only fixture Windows has:
 // there is no /bin/sh to run the shell fixture.
-const onlyHermetic = true
+var onlyHermetic = true
 
 // shapeHere says why a shape of cfg means nothing on Windows, or "": a
 // cancel there ends a process by TerminateProcess or by its Job Object,
