@@ -97,7 +97,9 @@ func liveMember(pgid int) bool {
 			continue
 		}
 		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+		if len(f) < 18 || (f[0] == "Z" || f[0] == "X") && f[17] == "1" {
+			// A zombie; one whose main thread alone exited (its other
+			// threads run on: num_threads above 1) lives.
 			continue
 		}
 		if n, err := strconv.Atoi(f[2]); err == nil && n == pgid {

@@ -44,7 +44,7 @@ func liveThread(pid int) int {
 		if err != nil {
 			continue
 		}
-		if ts, err := ParseStat(string(b)); err == nil && !ts.Zombie() {
+		if ts, err := ParseStat(string(b)); err == nil && !ts.exited() {
 			return tid
 		}
 	}

@@ -79,6 +79,14 @@ func TestPipeHolderWhoseMainThreadExited(t *testing.T) {
 		s, err := id.Stat()
 		t.Fatalf("helper %v: got %+v, %v, want its main thread a zombie (state Z) with an empty fd folder within 5s", id, s, err)
 	}
+	// It lives: a survivor check that took it for a zombie would pass a
+	// runner that leaves it running.
+	if !id.Alive() {
+		t.Errorf("Alive of %v, main thread exited, other threads live: got false, want true", id)
+	}
+	if s, _ := id.Stat(); s.Zombie() || s.Exiting() {
+		t.Errorf("stat of %v, main thread exited, other threads live: got zombie %v, exiting %v, want neither", id, s.Zombie(), s.Exiting())
+	}
 	target, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", r.Fd()))
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +103,14 @@ func TestPipeHolderWhoseMainThreadExited(t *testing.T) {
 	t.Logf("report: %s", p)
 	if line := p.String(); !strings.Contains(line, "main thread exited") || !strings.Contains(line, "holds the write end of the command's stdout "+target) || !strings.Contains(line, cmd.Path) {
 		t.Errorf("report of %v: got %q, want its main thread's exit, its command line %s and the stdout pipe it holds", id, line, cmd.Path)
+	}
+	// Killed, its threads go too: then it is a zombie, and counts as dead.
+	if err := id.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { return !id.Alive() }) {
+		s, err := id.Stat()
+		t.Errorf("Alive of %v after SIGKILL: got true (%+v, %v), want false within 5s: a zombie counts as dead", id, s, err)
 	}
 }
 
