@@ -59,6 +59,9 @@ ids=" $* "
 tail -n +2 "$here/pairs.tsv" | while IFS=$'\t' read -r id half key repo src fix parent moddir pkg sb sa eb ea rb ra; do
 	[ "$ids" = "  " ] || [[ "$ids" == *" $id "* ]] || continue
 	m=${repo/\//+}
+	# drop the outputs of an earlier run, so a pair not run now is scored
+	# as not run rather than with stale results
+	rm -f "$tmp/out/$id".before.* "$tmp/out/$id".after.*
 	if [ ! -d "$mirrors/$m/repo" ]; then
 		echo "$id: mirror $mirrors/$m/repo missing: fetch $src (the fetch tool), then run again" >&2
 		continue

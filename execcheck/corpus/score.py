@@ -89,9 +89,11 @@ def main():
             if x[3] and x[3] != "":
                 print(f"      {x[3]}")
     print()
-    for half in ("tuning", "heldout"):
-        if half not in tot:
-            continue
+    # every half that was run, the known ones first, then the others in
+    # the order of pairs.tsv (a new round's half needs no change here)
+    halves = [h for h in ("tuning", "heldout") if h in tot]
+    halves += [h for h in tot if h not in halves]
+    for half in halves:
         t = tot[half]
         o = oth.get(half, {})
         n = sum(o.values())
