@@ -227,6 +227,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 	if ctxPath != nil && (handPath == nil || handPath.groupKill == "") {
 		prog, armed := launcherWhy(p), armedWhy(rs, p)
+		if v, ok := launcherHang(p, ctxPath.groupKill, prog, armed); ok {
+			return v
+		}
 		if prog != "" && armed == "" {
 			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("Cancel kills the group (%s), but os/exec calls Cancel only while the direct child runs, and %s: its group keeps running after it exits", ctxPath.groupKill, prog)}
 		}
