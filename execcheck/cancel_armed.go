@@ -118,6 +118,19 @@ func armedWhy(rs *runSite, p *props) string {
 	return ""
 }
 
+// armedReads reports whether a group kill in Cancel that os/exec still
+// calls after the direct child exited (armed says why) bounds a run whose
+// output is read to EOF: whenever the cancel comes before Wait, Cancel
+// kills every process of the group holding the pipe, so the reads end
+// and Wait follows, as with cancelpolicy.Start, which watches the context
+// until its Wait (and is ok). A descendant that left the group outlives
+// both alike: only cancelpolicy.Contain() stops it. An output os/exec
+// copies with no WaitDelay is still waited for by Wait itself, after the
+// watch stopped: that is not bounded.
+func armedReads(p *props, armed string) bool {
+	return armed != "" && !(p.CopyPipe && !p.WaitDelay)
+}
+
 // cancelByHand is what a cmd.Cancel() called by hand kills: what Cancel
 // kills (for exec.CommandContext, the default Process.Kill).
 func cancelByHand(p *props, plat platform) []effect {

@@ -227,10 +227,13 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 	if ctxPath != nil && (handPath == nil || handPath.groupKill == "") {
 		prog, armed := launcherWhy(p), armedWhy(rs, p)
+		if v, ok := launcherHang(p, ctxPath.groupKill, prog, armed); ok {
+			return v
+		}
 		if prog != "" && armed == "" {
 			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("Cancel kills the group (%s), but os/exec calls Cancel only while the direct child runs, and %s: its group keeps running after it exits", ctxPath.groupKill, prog)}
 		}
-		if pipe && unbounded {
+		if pipe && unbounded && !armedReads(p, armed) {
 			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: Cancel kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), ctxPath.groupKill)}
 		}
 		if armed != "" {

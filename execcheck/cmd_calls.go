@@ -84,7 +84,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		return nil, true
 	case isUnixPkg(pkgPathOf(fn)) && fn.Name() == "Getpgid":
 		if len(args) == 1 {
-			return []value{{pid: args[0].pid}, {}}, true
+			return []value{{pid: args[0].pid}, {pgidErr: args[0].pid}}, true
 		}
 		return nil, true
 	case pkgPathOf(fn) == cancelpolicyPath:

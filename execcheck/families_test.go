@@ -20,6 +20,9 @@ func TestFamilies(t *testing.T) {
 		"watch",
 		"prockept",
 		"progparam",
+		"launcherpipe",
+		"pgidfallback",
+		"readsarmed",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

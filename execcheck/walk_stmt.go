@@ -22,7 +22,12 @@ func (w *walker) block(list []ast.Stmt) {
 // kills recorded in it carry that arm (see here and alternative).
 func (w *walker) arm(node ast.Node, i int, f func()) {
 	w.branch = append(w.branch, branchStep{node, i})
+	gone := len(w.pgidGone)
+	if x := w.pgidFailed(node, i); x != nil {
+		w.pgidGone = append(w.pgidGone, x)
+	}
 	f()
+	w.pgidGone = w.pgidGone[:gone]
 	w.branch = w.branch[:len(w.branch)-1]
 }
 

@@ -150,6 +150,8 @@ type value struct {
 	sigParam   int // >= 0: parameter of the function summarized
 	closureSig int // >= 0: parameter of the closure sigScope
 	sigScope   *scope
+
+	pgidErr *instance // the error of syscall.Getpgid of this command's pid (pgid_fallback.go)
 }
 
 // walker walks one declared function, with the closures in it. The walk
@@ -177,6 +179,7 @@ type walker struct {
 	cancelSeen  []string  // calls in that closure execcheck cannot follow
 	deferTo     *fnVal    // walking a closure whose kills wait for its call
 	branch      []branchStep
+	pgidGone    []*instance // on an arm where these commands' Getpgid failed (pgid_fallback.go)
 
 	results []value // returned, per result index (merged)
 	retAttr []*attrVal

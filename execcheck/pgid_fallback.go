@@ -1,0 +1,82 @@
+package execcheck
+
+// A kill on the arm where syscall.Getpgid of the command's pid failed.
+// The common idiom is
+//
+//	if pgid, err := syscall.Getpgid(cmd.Process.Pid); err == nil {
+//		syscall.Kill(-pgid, syscall.SIGKILL)
+//	} else {
+//		cmd.Process.Kill()
+//	}
+//
+// getpgid fails only when no process has that pid (ESRCH; Linux and the
+// BSDs report nothing else for a child of the caller, which shares its
+// session unless it called setsid): the direct child has already been
+// reaped, as a zombie still has its group. Its Process.Kill then kills
+// nothing (os.ErrProcessDone), so it is no cancel that reaches only the
+// direct child, and taking it for one made the group kill on the other
+// arm an orphan or a hang. Such a kill is dropped, as a probe is; a
+// group kill on that arm (kill(-pid)) still counts.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// pgidFailed is, for the if statement at node and its arm i, the command
+// whose Getpgid failed if the arm runs only then (the arm of err != nil,
+// or the else of err == nil, err being Getpgid's error); nil otherwise.
+func (w *walker) pgidFailed(node ast.Node, i int) *instance {
+	s, ok := node.(*ast.IfStmt)
+	if !ok {
+		return nil
+	}
+	b, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+		return nil
+	}
+	x := b.X
+	if w.isNil(x) {
+		x = b.Y
+	} else if !w.isNil(b.Y) {
+		return nil
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := w.env[w.info.ObjectOf(id)]
+	if !ok || v.pgidErr == nil {
+		return nil
+	}
+	if (b.Op == token.NEQ) == (i == 0) {
+		return v.pgidErr
+	}
+	return nil
+}
+
+// isNil reports whether e is the predeclared nil.
+func (w *walker) isNil(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := w.info.Uses[id].(*types.Nil)
+	return isNil
+}
+
+// killsNothing reports whether a kill of target's direct child (not its
+// group) made where the walk stands comes only after target's Getpgid
+// failed: the child is gone, and the kill reaches nothing.
+func (w *walker) killsNothing(target *instance, group bool) bool {
+	if group || target == nil {
+		return false
+	}
+	for _, x := range w.pgidGone {
+		if x.root() == target.root() {
+			return true
+		}
+	}
+	return false
+}
