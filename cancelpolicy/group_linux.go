@@ -86,25 +86,57 @@ func liveMember(pgid int) bool {
 		if _, err := strconv.Atoi(e.Name()); err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
+		f := statFields("/proc/" + e.Name() + "/stat")
+		if len(f) < 18 {
 			continue // gone
 		}
-		// pid (comm) state ppid pgrp ...: comm may hold any byte but ')'
-		// at its end.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
+		if n, err := strconv.Atoi(f[2]); err != nil || n != pgid {
 			continue
 		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 18 || (f[0] == "Z" || f[0] == "X") && f[17] == "1" {
-			// A zombie; one whose main thread alone exited (its other
-			// threads run on: num_threads above 1) lives.
-			continue
-		}
-		if n, err := strconv.Atoi(f[2]); err == nil && n == pgid {
+		// A zombie is gone; one whose main thread alone exited lives
+		// while another thread runs on and is not dying (pthread_exit in
+		// main; a SIGKILL takes the threads one by one).
+		if f[0] != "Z" && f[0] != "X" || f[17] != "1" && liveThread(e.Name()) {
 			return true
 		}
 	}
 	return false
 }
+
+// statFields are the fields of a stat file after the command's name:
+// state, ppid, pgrp, ...; nil where it cannot be read.
+func statFields(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	// pid (comm) state ...: comm may hold any byte but ')' at its end.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// liveThread reports whether a thread of process pid other than its main
+// one has not exited and is not in exit(2) (the kernel's PF_EXITING in
+// its flags).
+func liveThread(pid string) bool {
+	tasks, _ := os.ReadDir("/proc/" + pid + "/task")
+	for _, t := range tasks {
+		if t.Name() == pid {
+			continue
+		}
+		f := statFields("/proc/" + pid + "/task/" + t.Name() + "/stat")
+		if len(f) < 7 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if flags, err := strconv.ParseUint(f[6], 10, 64); err == nil && flags&pfExiting == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pfExiting is the kernel's PF_EXITING: the thread is in exit(2).
+const pfExiting = 0x4

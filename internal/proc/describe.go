@@ -41,7 +41,7 @@ func (f Facts) ID() Identity { return Identity{PID: f.PID, Start: f.Start} }
 // what its threads hold.
 func Describe(id Identity, role string) (Process, bool) {
 	s, err := id.Stat()
-	if err != nil || s.Zombie() {
+	if err != nil || s.Zombie() && !(s.LeaderExited() && liveThread(id.PID) > 0) {
 		return Process{}, false
 	}
 	origin := OriginOf(id, s.PPID)

@@ -46,10 +46,12 @@ func (id Identity) Stat() (Stat, error) {
 	return s, nil
 }
 
-// Alive reports whether the process still runs. Zombies count as dead.
+// Alive reports whether the process still runs. Zombies count as dead;
+// a process whose main thread alone exited lives while another of its
+// threads runs and is not dying ([Stat.LeaderExited]).
 func (id Identity) Alive() bool {
 	s, err := id.Stat()
-	return err == nil && !s.Zombie()
+	return err == nil && (!s.Zombie() || s.LeaderExited() && liveThread(id.PID) > 0)
 }
 
 // Kill sends SIGKILL to the process if, and only if, it is still the one

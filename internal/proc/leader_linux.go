@@ -26,8 +26,11 @@ func fdDir(pid int) string {
 	return dir
 }
 
-// liveThread is a thread of pid that has not exited, where pid's main
-// thread has: 0 where the main thread runs, or no other thread does.
+// liveThread is a thread of pid that has not exited and is not dying,
+// where pid's main thread has exited: 0 where the main thread runs, or no
+// other thread lives on. A SIGKILL ends the threads one by one: the main
+// thread may be a zombie while the others still wait to take the signal
+// (pending) or are in exit(2) (PF_EXITING); the process is dead then.
 func liveThread(pid int) int {
 	s, err := linuxReadStat(pid)
 	if err != nil || !s.LeaderExited() {
@@ -44,7 +47,7 @@ func liveThread(pid int) int {
 		if err != nil {
 			continue
 		}
-		if ts, err := ParseStat(string(b)); err == nil && !ts.exited() {
+		if ts, err := ParseStat(string(b)); err == nil && !ts.Zombie() && ts.Flags&pfExiting == 0 && !killPending(pid, t) {
 			return tid
 		}
 	}
@@ -63,4 +66,24 @@ func threadCmdline(pid int) string {
 		return ""
 	}
 	return joinArgs(strings.Split(strings.TrimRight(string(b), "\x00"), "\x00"))
+}
+
+// killPending reports whether a SIGKILL waits to be taken by thread tid
+// of pid: the kernel queues one on every thread of a group it kills.
+func killPending(pid int, tid string) bool {
+	b, err := ReadFile(procPath(pid, "task/"+tid+"/status"))
+	if err != nil {
+		return false
+	}
+	const sigkill = 1 << (9 - 1)
+	for _, line := range strings.Split(string(b), "\n") {
+		name, val, ok := strings.Cut(line, ":")
+		if !ok || name != "SigPnd" && name != "ShdPnd" {
+			continue
+		}
+		if mask, err := strconv.ParseUint(strings.TrimSpace(val), 16, 64); err == nil && mask&sigkill != 0 {
+			return true
+		}
+	}
+	return false
 }

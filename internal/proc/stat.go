@@ -65,25 +65,21 @@ func procPath(pid int, name string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/" + name
 }
 
-// exited reports whether the state is one of a main thread that has
-// exited: a zombie, or a live process whose other threads run on.
-func (s Stat) exited() bool { return s.State == "Z" || s.State == "X" || s.State == "x" }
-
-// Zombie reports whether the process has exited and waits to be reaped
-// (or is being torn down): it counts as dead. A process whose main thread
-// alone exited reads as a zombie too, but lives ([Stat.LeaderExited]).
-func (s Stat) Zombie() bool { return s.exited() && !s.LeaderExited() }
+// Zombie reports whether the state is one of a process that has exited
+// and waits to be reaped (or is being torn down): it counts as dead.
+func (s Stat) Zombie() bool { return s.State == "Z" || s.State == "X" || s.State == "x" }
 
 // LeaderExited reports whether the process's main thread has exited while
-// other threads of it run on (pthread_exit in main): its stat reads Z,
-// yet the process lives, and holds what its threads hold. A zombie whose
-// thread group is gone counts one thread.
-func (s Stat) LeaderExited() bool { return s.exited() && s.Threads > 1 }
+// other threads of it remain: its stat reads Z. The process lives, and
+// holds what its threads hold, if one of them runs on (pthread_exit in
+// main), not if they are dying too (a SIGKILL takes the threads one by
+// one): [Identity.Alive] looks at them. A zombie whose thread group is
+// gone counts one thread.
+func (s Stat) LeaderExited() bool { return s.Zombie() && s.Threads > 1 }
 
 // pfExiting is the kernel's PF_EXITING: the process is in exit(2) and
 // will be dead in a moment, whatever it does.
 const pfExiting = 0x4
 
-// Exiting reports whether the process has started to exit. The flags are
-// the main thread's: one that exited alone marks a process that lives on.
-func (s Stat) Exiting() bool { return s.Zombie() || s.Flags&pfExiting != 0 && !s.LeaderExited() }
+// Exiting reports whether the process has started to exit.
+func (s Stat) Exiting() bool { return s.Zombie() || s.Flags&pfExiting != 0 }
