@@ -140,6 +140,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			hand = append(hand, e)
 		}
 	}
+	hand = dropDisposals(hand, p)
 	if !cancellable && len(hand) == 0 {
 		how := "exec.Command"
 		for _, c := range p.Creations {

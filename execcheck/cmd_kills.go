@@ -92,6 +92,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		return
 	}
 	e.Watch = e.Watch || w.watching(e)
+	e.Disposal = e.Disposal || w.disposing()
 	se := e
 	if closureSig >= 0 {
 		se.Sig = sigUnknown

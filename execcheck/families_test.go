@@ -20,6 +20,7 @@ func TestFamilies(t *testing.T) {
 		"watch",
 		"prockept",
 		"progparam",
+		"setupkill",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
