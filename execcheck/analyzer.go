@@ -101,6 +101,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ps.walkVarInits()
 	ps.exportFacts(order)
+	ps.applyKept()
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil
 }

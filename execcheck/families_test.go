@@ -21,6 +21,7 @@ func TestFamilies(t *testing.T) {
 		"prockept",
 		"progparam",
 		"setupkill",
+		"pidshared",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
