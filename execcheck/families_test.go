@@ -22,6 +22,7 @@ func TestFamilies(t *testing.T) {
 		"progparam",
 		"setupkill",
 		"pidshared",
+		"fileresult",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
