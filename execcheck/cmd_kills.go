@@ -98,6 +98,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		se.Sig = sigUnknown
 	}
 	w.sum.Kills = append(w.sum.Kills, se)
+	if w.noteKeptKill(target, se) && w.cancelOwner == nil && w.deferTo == nil {
+		return // a kill of a kept command with the signal its calls give: at the calls
+	}
 	switch {
 	case w.cancelOwner != nil:
 		r := w.cancelOwner.root()

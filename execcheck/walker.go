@@ -352,6 +352,7 @@ func (w *walker) finish(sig *types.Signature) {
 		}
 	}
 	w.pipeResults(s)
+	w.keptPidResults(s)
 }
 
 // here places an effect at the current statement: the scope (function
