@@ -239,7 +239,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		}
 		return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s) and Wait is bounded (%s); %s", ctxPath.groupKill, boundWhy(p), programWhy(p))}
 	}
-	if v, ok := handUnbounded(handPath, p, pipe && unbounded, pipeWhy); ok {
+	if v, ok := handUnbounded(rs, handPath, p, pipe && unbounded, pipeWhy); ok {
 		return v
 	}
 	return verdict{class: OK, reason: fmt.Sprintf("a kill by hand reaches the group (%s), also after the direct child exited", handPath.groupKill)}

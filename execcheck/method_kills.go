@@ -21,6 +21,7 @@ package execcheck
 import (
 	"fmt"
 	"go/ast"
+	"strings"
 )
 
 // keptPidResults records, in the summary (same package only), the
@@ -87,16 +88,46 @@ func (w *walker) applyKeptKills(s *summary, via string, argExpr func(int) ast.Ex
 	}
 }
 
-// handUnbounded is the verdict on a group kill by hand that is no watch
-// of the cancel (a Stop, Interrupt or Terminate method, a Cancel reaching
-// it through such methods) while a pipe with nothing to bound Wait is
-// open: as for a group kill in Cancel, a descendant that leaves the
-// group (setsid, a daemon) keeps Wait waiting. A watch of the context
-// keeps its verdict (ok): it is the cancel itself, and the rule for it
-// is cancel_watch.go's.
-func handUnbounded(h *reach, p *props, unboundedPipe bool, pipeWhy string) (verdict, bool) {
-	if !unboundedPipe || h == nil || h.watch {
+// handUnbounded is the verdict on a group kill by hand that is the
+// Cancel's own (Interrupt and Terminate methods the Cancel calls, which
+// callers may call too) while a pipe with nothing to bound Wait is open
+// and Wait waits for it: as for a group kill in Cancel, a descendant
+// that leaves the group (setsid, a daemon) keeps Wait waiting. A kill by
+// hand of its own (a watch of the context, a timer, a Cancel called by
+// hand with no cmd.Wait after it) keeps its verdict, ok.
+func handUnbounded(rs *runSite, h *reach, p *props, unboundedPipe bool, pipeWhy string) (verdict, bool) {
+	waits := p.Waited || rs.kind == runRun || rs.kind == runOutput || rs.kind == runCombined
+	if !unboundedPipe || !waits || h == nil || h.watch || !p.CancelSet || !cancelsOwn(p) {
 		return verdict{}, false
 	}
-	return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: a kill by hand kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), h.groupKill)}, true
+	return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: the group is killed (%s), by Cancel and by the methods it calls, but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), h.groupKill)}, true
+}
+
+// cancelsOwn reports whether every group kill by hand of p is one its
+// Cancel makes too: the same kill, reached through the same methods.
+func cancelsOwn(p *props) bool {
+	base := func(why string) string {
+		if i := strings.Index(why, " (in "); i >= 0 {
+			return why[:i]
+		}
+		return why
+	}
+	n := 0
+	for _, k := range p.Kills {
+		if !k.Group || k.Unknown {
+			continue
+		}
+		n++
+		found := false
+		for _, c := range p.Cancel {
+			if c.Group && base(c.Why) == base(k.Why) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return n > 0
 }

@@ -77,7 +77,7 @@ func (p *proc) signalGroup(sig syscall.Signal) error {
 // that left the group.
 func (p *proc) Run(ctx context.Context, path string, args []string) error {
 	p.setup(ctx, path, args)
-	if err := p.command.Start(); err != nil { // want `^hang: stdout is an io.Writer \(p.conf.Stdout\), a pipe unless it holds an \*os.File and nothing bounds Wait \(no WaitDelay\): a kill by hand kills the group \(syscall.Kill\(-p.pid\(\), sig\) \(in signalGroup\)\)`
+	if err := p.command.Start(); err != nil { // want `^hang: stdout is an io.Writer \(p.conf.Stdout\), a pipe unless it holds an \*os.File and nothing bounds Wait \(no WaitDelay\): the group is killed \(syscall.Kill\(-p.pid\(\), sig\) \(in signalGroup\)\), by Cancel and by the methods it calls`
 		return err
 	}
 	defer close(p.done)
@@ -112,4 +112,18 @@ func (b *bounded) Run(ctx context.Context, path string, args []string) error {
 	b.command.Stdout = b.conf.Stdout
 	b.command.WaitDelay = b.conf.Grace + 10*time.Second
 	return b.command.Run()
+}
+
+// Timed kills the group by a timer of its own, no Cancel: a kill by hand
+// that is no Cancel's, ok even with the pipe and no WaitDelay.
+func Timed(conf Config, d time.Duration, path string) error {
+	cmd := exec.Command(path)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stdout = conf.Stdout
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	t := time.AfterFunc(d, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	defer t.Stop()
+	return cmd.Wait()
 }
