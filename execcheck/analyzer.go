@@ -81,7 +81,6 @@ func run(pass *analysis.Pass) (any, error) {
 		pids:   map[*types.Var]*instance{},
 	}
 	ps.ignores = readIgnores(pass)
-	ps.scanFileVars()
 	ps.ignores.reportBad(pass, pass.Files)
 	var order []*types.Func
 	for _, f := range pass.Files {
@@ -94,6 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	ps.scanFileVars() // after decls: a function's file results are read from its body
 	for _, fn := range order {
 		if _, done := ps.sums[fn]; !done {
 			ps.walkFunc(fn, ps.decls[fn])
@@ -101,6 +101,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ps.walkVarInits()
 	ps.exportFacts(order)
+	ps.applyKept()
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil
 }

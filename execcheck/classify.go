@@ -140,6 +140,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			hand = append(hand, e)
 		}
 	}
+	hand = dropDisposals(hand, p)
 	if !cancellable && len(hand) == 0 {
 		how := "exec.Command"
 		for _, c := range p.Creations {
@@ -240,6 +241,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s), also after the direct child exited: %s", ctxPath.groupKill, armed)}
 		}
 		return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s) and Wait is bounded (%s); %s", ctxPath.groupKill, boundWhy(p), programWhy(p))}
+	}
+	if v, ok := handUnbounded(rs, handPath, p, pipe && unbounded, pipeWhy); ok {
+		return v
 	}
 	return verdict{class: OK, reason: fmt.Sprintf("a kill by hand reaches the group (%s), also after the direct child exited", handPath.groupKill)}
 }

@@ -95,11 +95,15 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		return
 	}
 	e.Watch = e.Watch || w.watching(e)
+	e.Disposal = e.Disposal || w.disposing()
 	se := e
 	if closureSig >= 0 {
 		se.Sig = sigUnknown
 	}
 	w.sum.Kills = append(w.sum.Kills, se)
+	if w.noteKeptKill(target, se) && w.cancelOwner == nil && w.deferTo == nil {
+		return // a kill of a kept command with the signal its calls give: at the calls
+	}
 	switch {
 	case w.cancelOwner != nil:
 		r := w.cancelOwner.root()

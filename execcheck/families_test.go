@@ -23,6 +23,10 @@ func TestFamilies(t *testing.T) {
 		"launcherpipe",
 		"pgidfallback",
 		"readsarmed",
+		"setupkill",
+		"pidshared",
+		"fileresult",
+		"methodkill",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

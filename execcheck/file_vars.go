@@ -46,7 +46,7 @@ func (ps *pkgState) scanFileVars() {
 			for i, v := range lhs {
 				var t types.Type
 				if tup != nil && i < tup.Len() {
-					t = tup.At(i).Type()
+					t = ps.resultType(rhs[0], i, tup.At(i).Type())
 				}
 				note(v, t, false)
 			}
@@ -54,7 +54,7 @@ func (ps *pkgState) scanFileVars() {
 		}
 		for i, v := range lhs {
 			if i < len(rhs) {
-				note(v, info.TypeOf(rhs[i]), isNil(info, rhs[i]))
+				note(v, ps.resultType(rhs[i], 0, info.TypeOf(rhs[i])), isNil(info, rhs[i]))
 			}
 		}
 	}

@@ -26,14 +26,14 @@ func procOf(v value) *instance {
 	return v.pid
 }
 
-// keepProc joins v's process into the one the variable or field f holds
-// package-wide; it reports false when f holds neither.
+// keepProc keeps v's process in the one the variable or field f holds
+// package-wide (keep); it reports false when f holds neither.
 func (w *walker) keepProc(f *types.Var, v value) bool {
 	switch {
 	case isProcess(f.Type()) && v.proc != nil:
-		join(w.ps.pidVar(f), v.proc)
+		w.ps.keep(w.ps.pidVar(f), v.proc)
 	case isInteger(f.Type()) && v.pid != nil:
-		join(w.ps.pidVar(f), v.pid)
+		w.ps.keep(w.ps.pidVar(f), v.pid)
 	default:
 		return false
 	}

@@ -28,6 +28,7 @@ type effect struct {
 	Unknown  bool
 	Why      string
 	Watch    bool // it comes with the cancel of a context: cancel_watch.go
+	Disposal bool // the cleanup of a failed set-up step, not a cancel: setup_kill.go
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one

@@ -23,7 +23,8 @@ type summary struct {
 
 	held        map[int]*instance // same package only: parameters the body stores (a field)
 	cancelKills []effect          // same package only: Kills of a function that is no Cancel
-	pipeInsts   map[int]value     // same package only: results that are pipes of a command kept elsewhere
+	pipeInsts   map[int]value     // same package only: results that are pipes (or pids: method_kills.go) of a command kept elsewhere
+	keptKills   []targeted        // same package only: kills of a command the package keeps (method_kills.go)
 }
 
 func newSummary() *summary {

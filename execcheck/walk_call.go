@@ -194,6 +194,7 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 	}
 	via := fn.Name()
 	w.ps.called[fn.Origin()] = true
+	w.applyKeptKills(s, via, argExpr)
 	for i, p := range s.Params {
 		a := argVal(i)
 		if a.inst == nil {

@@ -219,6 +219,8 @@ func (w *walker) ret(s *ast.ReturnStmt) {
 			w.results[i] = v
 		case v.pipe != nil && w.results[i].pipe == nil:
 			w.results[i] = v // a pipe returned: pipeResults
+		case procOf(v) != nil && procOf(w.results[i]) == nil:
+			w.results[i] = v // a pid or process returned: keptPidResults
 		case v.attr != nil:
 			w.retAttr[i] = v.attr
 		}

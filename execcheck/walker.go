@@ -37,6 +37,7 @@ type pkgState struct {
 	fields  map[*types.Var]*instance  // fields and package variables holding commands
 	pids    map[*types.Var]*instance  // fields and package variables holding a command's pid
 	files   map[*types.Var]*fileState // what the variables of interface type are assigned (file_vars.go)
+	kept    []keptIn                  // commands whose pid a field shared by several holds (pid_shared.go)
 	all     []*instance
 	ignores *ignores
 	scopes  int
@@ -354,6 +355,7 @@ func (w *walker) finish(sig *types.Signature) {
 		}
 	}
 	w.pipeResults(s)
+	w.keptPidResults(s)
 }
 
 // here places an effect at the current statement: the scope (function

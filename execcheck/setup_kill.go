@@ -1,0 +1,78 @@
+package execcheck
+
+// A kill that disposes of a command whose set-up failed after Start:
+//
+//	if err != nil {
+//		_ = cmd.Process.Kill()
+//		_ = cmd.Wait()
+//		return nil, err
+//	}
+//
+// It comes only when a step of the set-up (a pipe, a handshake, a
+// containment) returns an error, before the command is handed on; it is
+// not what a cancel does. Where the command's cancel is a group kill by
+// hand that watches a context (cancel_watch.go), such a disposal is left
+// out of the kills by hand: otherwise its kill of the direct child alone
+// would be taken for the cancel, and the site reported an orphan or a
+// hang. Without such a watch the disposal still counts: a kill on an
+// error path may be the only way the command is ever stopped.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// disposing reports whether the walk stands on the arm of `if err != nil`
+// (err an error) whose last statement returns: the error path of a
+// set-up step.
+func (w *walker) disposing() bool {
+	if len(w.branch) == 0 {
+		return false
+	}
+	b := w.branch[len(w.branch)-1]
+	s, ok := b.node.(*ast.IfStmt)
+	if !ok || b.arm != 0 || len(s.Body.List) == 0 {
+		return false
+	}
+	if _, ok := s.Body.List[len(s.Body.List)-1].(*ast.ReturnStmt); !ok {
+		return false
+	}
+	return w.errNotNil(s.Cond)
+}
+
+// errNotNil reports whether cond is `x != nil` with x of type error.
+func (w *walker) errNotNil(cond ast.Expr) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return false
+	}
+	x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
+	if isNil(w.info, x) {
+		x, y = y, x
+	}
+	if !isNil(w.info, y) {
+		return false
+	}
+	t := w.info.TypeOf(x)
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// dropDisposals leaves the disposals out of hand, the kills by hand of a
+// command p, when another of them is a group kill that watches a
+// context: that watch is the command's cancel.
+func dropDisposals(hand []effect, p *props) []effect {
+	var kept []effect
+	for _, e := range hand {
+		if !e.Disposal {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == len(hand) {
+		return hand
+	}
+	if r := reachOf(kept, p); r.groupKill != "" && r.watch {
+		return kept
+	}
+	return hand
+}
