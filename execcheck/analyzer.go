@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"reflect"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -68,10 +69,14 @@ type Result struct {
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
 	execPkg := execPackage(pass)
-	if execPkg == nil || pass.Pkg.Path() == cancelpolicyPath {
-		return res, nil // cancelpolicy's own runs are the fix
+	// cancelpolicy's own runs are the fix; its tests' runs are sites as
+	// any other package's.
+	ownFix := pass.Pkg.Path() == cancelpolicyPath
+	if execPkg == nil || ownFix && !hasTestFile(pass) {
+		return res, nil
 	}
 	ps := &pkgState{
+		ownFix: ownFix,
 		pass:   pass,
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		sums:   map[*types.Func]*summary{},
@@ -100,7 +105,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ps.walkVarInits()
-	ps.exportFacts(order)
+	if !ownFix {
+		// Callers know cancelpolicy's functions by name (types.go).
+		ps.exportFacts(order)
+	}
 	ps.applyKept()
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil
@@ -170,20 +178,23 @@ func (ps *pkgState) sites(pl *platforms) []Site {
 			if ps.called[r.retFn] {
 				continue
 			}
-			for _, rs := range r.runs {
+			for _, rs := range ps.runsOf(r) {
 				out = append(out, ps.unknownSite(rs, r, "the command is started here and returned by "+r.retFn.Name()+": its callers decide what stops it"))
 			}
 		case r.fromArg && len(r.p.Creations) == 0:
-			for _, rs := range r.runs {
+			for _, rs := range ps.runsOf(r) {
 				out = append(out, ps.unknownSite(rs, r, "the command is a parameter kept in a field: execcheck does not follow it from the callers"))
 			}
 		default:
-			for _, rs := range r.runs {
+			for _, rs := range ps.runsOf(r) {
 				out = append(out, ps.site(rs, r, pl.at(ps.fileOf(rs.pos))))
 			}
 		}
 		if len(r.runs) == 0 && len(r.p.Creations) > 0 && !r.ret && len(r.p.Escapes) > 0 {
 			for _, lc := range r.local {
+				if ps.ownFix && !ps.inTestFile(lc.call.Pos()) {
+					continue
+				}
 				ig, _ := ps.ignores.at(lc.call.Pos())
 				out = append(out, Site{
 					Pos: lc.call.Pos(), Posn: ps.pass.Fset.Position(lc.call.Pos()),
@@ -276,4 +287,33 @@ func simpleExpr(e ast.Expr) bool {
 		return simpleExpr(e.X)
 	}
 	return false
+}
+
+// hasTestFile reports whether the package holds a _test.go file.
+func hasTestFile(pass *analysis.Pass) bool {
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
+// runsOf is r's runs that are sites: in cancelpolicy, only its tests'.
+func (ps *pkgState) runsOf(r *instance) []*runSite {
+	if !ps.ownFix {
+		return r.runs
+	}
+	var out []*runSite
+	for _, rs := range r.runs {
+		if ps.inTestFile(rs.pos) {
+			out = append(out, rs)
+		}
+	}
+	return out
+}
+
+// inTestFile reports whether pos is in a _test.go file.
+func (ps *pkgState) inTestFile(pos token.Pos) bool {
+	return strings.HasSuffix(ps.pass.Fset.Position(pos).Filename, "_test.go")
 }

@@ -40,6 +40,7 @@ type pkgState struct {
 	kept    []keptIn                  // commands whose pid a field shared by several holds (pid_shared.go)
 	all     []*instance
 	ignores *ignores
+	ownFix  bool // cancelpolicy itself: only its test files' sites count
 	scopes  int
 }
 
