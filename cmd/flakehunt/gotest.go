@@ -32,8 +32,12 @@ type goTestResult struct {
 }
 
 // interruptGrace is how long go test gets to stop after SIGINT before its
-// group is killed.
-const interruptGrace = 5 * time.Second
+// group is killed, which flakehunt then says on stderr (escalated). A
+// variable, so that a test can give a loaded machine more time.
+var interruptGrace = 5 * time.Second
+
+// escalated starts what flakehunt says when go test outlived the grace.
+const escalated = "go test still ran"
 
 // decodeEvents feeds every test2json event read from r to agg until EOF.
 // A line that is not JSON goes to stray, and decoding resumes at the next

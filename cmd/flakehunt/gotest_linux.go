@@ -58,16 +58,19 @@ func runGoTest(ctx context.Context, args []string, agg *aggregator, stderr io.Wr
 			_ = syscall.Kill(-pgid, sig)
 		}
 	}
-	signalGroup := func(sig syscall.Signal) {
+	// signalGroup reports whether it signalled: false once go test exited.
+	signalGroup := func(sig syscall.Signal) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if exited {
-			return
+			return false
 		}
 		interrupted = true
 		agg.interrupted.Store(true)
 		kill(sig)
+		return true
 	}
+	grace := interruptGrace
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -78,8 +81,10 @@ func runGoTest(ctx context.Context, args []string, agg *aggregator, stderr io.Wr
 		signalGroup(syscall.SIGINT)
 		select {
 		case <-done:
-		case <-time.After(interruptGrace):
-			signalGroup(syscall.SIGKILL)
+		case <-time.After(grace):
+			if signalGroup(syscall.SIGKILL) {
+				fmt.Fprintf(stderr, "flakehunt: %s %v after SIGINT: killed its process group\n", escalated, grace)
+			}
 		}
 	}()
 

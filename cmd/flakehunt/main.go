@@ -50,7 +50,8 @@
 // Exit status: 0 when every run passed or skipped and none was an outlier,
 // 1 on any failure or outlier, 2 on a usage error or when go test could
 // not run, 130 when interrupted (SIGINT or SIGTERM: go test's process
-// group gets SIGINT, then SIGKILL 5 s later, and the partial table is
+// group gets SIGINT, then SIGKILL 5 s later, which flakehunt says on
+// stderr ("go test still ran 5s after SIGINT"), and the partial table is
 // printed).
 package main
 

@@ -108,6 +108,25 @@ func strictOn() (bool, error) {
 	return on, nil
 }
 
+// retryBound is the bound of a cell measured again after it hung past
+// the test's short one.
+const retryBound = 5 * time.Second
+
+// remeasure measures r's cell once more, within bound, with the test's
+// other settings.
+func remeasure(t *testing.T, r row, bound time.Duration) row {
+	t.Helper()
+	vi := slices.IndexFunc(runners.All, func(v runners.Variant) bool { return v.Name == r.Variant })
+	es := envs()
+	ei := slices.IndexFunc(es, func(e env) bool { return e.name == r.Env })
+	if vi < 0 || ei < 0 {
+		t.Fatalf("remeasure %s in %s: no such variant or environment", r.Variant, r.Env)
+	}
+	again := row{Variant: r.Variant, Env: r.Env}
+	again.summarize([]sample{measure(runners.All[vi], es[ei], bound, 20*time.Second, exectest.SettleTime(200*time.Millisecond))}, bound)
+	return again
+}
+
 func TestMatrixAgreesWithTheFacts(t *testing.T) {
 	var names []string
 	for _, v := range runners.All {
@@ -159,6 +178,16 @@ func TestMatrixAgreesWithTheFacts(t *testing.T) {
 				t.Errorf("%s in %s: got UNAVAILABLE (%s), want %s (EXECTEST_STRICT=1)", r.Variant, r.Env, r.Why, w)
 			}
 			continue
+		}
+		if w == P && r.Verdict == F && r.Hung {
+			// A run that must return in time hung past a 500ms bound that
+			// load can break (a SIGTERM's grace, then a PID namespace's
+			// teardown on a CPU shared with thirty): measured again with
+			// a bound load does not break, a stop that works returns, and
+			// a fixture nobody stopped outlives it too (its lifetime is 20s).
+			again := remeasure(t, r, retryBound)
+			t.Logf("%s in %s: got %s (%s), want %s; measured again within %v: %s (%s)", r.Variant, r.Env, r.Verdict, r.Why, w, retryBound, again.Verdict, again.Why)
+			r = again
 		}
 		switch {
 		case r.Verdict == w || w == R && (r.Verdict == P || r.Verdict == F):

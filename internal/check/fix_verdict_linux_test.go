@@ -119,23 +119,48 @@ func TestEarlySeriesFixLineApplied(t *testing.T) {
 	// broken ones): under this test's name, as its rows, they would be
 	// counted with the 20 broken checks above, and the first of them to
 	// lose the race with start-up would make 21.
+	//
+	// That some of them see the descendant prove it runs says that run
+	// runs d.Argv(); but whether a cancel comes after the start-up depends
+	// on how long it takes, which load stretches (221ms at a load of 30).
+	// So a series in which none did is tried again over a longer window.
+	//
+	// Their verdicts, not the timing, are under test: the bound leaves
+	// room for a process group's teardown on a loaded machine (it took
+	// 1.24s under 16 burners on 2 CPUs, with every holder gone by then).
+	within := exectest.Within(5 * time.Second)
 	started := 0
-	for range 20 {
-		var res exectest.Result
-		f := systemtest.Fake{T: recorder.Run(t, name+"-fixed", func(tb testing.TB) {
-			d := exectest.NewDescendant(tb)
-			res = exectest.AssertCancel(tb, d, policyRun(d.Argv()), exectest.CancelAfterRandom(0, 100*time.Millisecond))
-		})}
-		f.WantVerdict(t, "pass")
-		if res.Proved {
-			started++
+	window := 100 * time.Millisecond
+	for try := 0; ; try++ {
+		for range 20 {
+			var res exectest.Result
+			f := systemtest.Fake{T: recorder.Run(t, fmt.Sprintf("%s-fixed-%v", name, window), func(tb testing.TB) {
+				d := exectest.NewDescendant(tb)
+				res = exectest.AssertCancel(tb, d, policyRun(d.Argv()), exectest.CancelAfterRandom(0, window), within)
+			})}
+			f.WantVerdict(t, "pass")
+			if res.Proved {
+				started++
+			}
 		}
+		if started > 0 || try == 2 {
+			break
+		}
+		t.Logf("run running d.Argv(), cancelled up to %v after start: the descendant proved in none of 20 checks; again, up to %v", window, 4*window)
+		window *= 4
 	}
-	if started == 0 {
-		t.Errorf("run running d.Argv(), cancelled up to 100ms after start: got the descendant proved in none of 20 checks, want some")
-	}
+	// The default waits for the proof of life: its cancel delay is the
+	// start-up, as long as it is now.
+	var def exectest.Result
 	systemtest.RunFake(t, func(tb testing.TB) {
 		d := exectest.NewDescendant(tb)
-		exectest.AssertCancel(tb, d, policyRun(d.Argv()))
+		def = exectest.AssertCancel(tb, d, policyRun(d.Argv()), within)
 	}).WantVerdict(t, "pass")
+	switch {
+	case started > 0:
+	case def.Proved && def.CancelDelay >= window/2:
+		t.Skipf("run running d.Argv(), cancelled up to %v after start: the descendant proved in none of 20 checks, but its start-up, measured now by the default's wait for the proof, took %v: too slow a machine to tell", window, def.CancelDelay)
+	default:
+		t.Errorf("run running d.Argv(), cancelled up to %v after start: got the descendant proved in none of 20 checks, want some (the default's wait for the proof took %v, proved %v)", window, def.CancelDelay, def.Proved)
+	}
 }
