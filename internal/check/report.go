@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
@@ -99,9 +100,36 @@ func union(a, b []described) []described {
 }
 
 // aliveAfter returns the fixture's processes still alive after up to
-// grace, polling with a capped backoff.
+// grace, polling with a capped backoff, and after up to dyingGrace more
+// while one of them is visibly being killed (see [awaitKilled]).
 func (c *check) aliveAfter(grace time.Duration, s monitor.Snapshot) []described {
-	return describe(awaitDead(c.d.tracker, s.IDs(), grace), s)
+	live := awaitDead(c.d.tracker, s.IDs(), grace)
+	if len(live) > 0 {
+		live = awaitKilled(dyingGrace, func() []proc.Identity { return c.d.tracker.Members(s.IDs()) })
+	}
+	return describe(live, s)
+}
+
+// dyingGrace bounds how long, past the survivor grace, the check waits
+// for processes that are being killed to be gone. A killed process is
+// gone within milliseconds on an idle machine; on a loaded one (load
+// average 25 on 2 cores) a SIGKILLed process can wait longer than the
+// grace for a processor to run its exit, and a PID namespace's init, in
+// exit(2), waits for every member to finish theirs. Such a process was
+// being killed: it is no survivor.
+const dyingGrace = 5 * time.Second
+
+// awaitKilled returns members() once none of them is being killed
+// ([procstate.Dying]: in exit(2), a fatal signal pending, or its PID
+// namespace's init so), or after limit: a process alive and not being
+// killed stops the wait at once, and it and any other left are returned.
+func awaitKilled(limit time.Duration, members func() []proc.Identity) []proc.Identity {
+	var live []proc.Identity
+	backoff.Poll(limit, time.Millisecond, 50*time.Millisecond, func() bool {
+		live = members()
+		return len(live) == 0 || slices.ContainsFunc(live, func(id proc.Identity) bool { return !procstate.Dying(id) })
+	})
+	return live
 }
 
 // pipeHolders adds to the fixture's live processes every other process
