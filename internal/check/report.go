@@ -99,6 +99,23 @@ func union(a, b []described) []described {
 	return out
 }
 
+// relabel gives each of ps described as a mere fixture process the role
+// the fixture has reported for it by s: a process described when run
+// returned, before its report (a descendant a launcher started just
+// before, on a loaded machine), is what its late report says, while the
+// facts stay as they were seen then.
+func relabel(ps []described, s monitor.Snapshot) []described {
+	for i, p := range ps {
+		if p.role != monitor.FixtureProcess {
+			continue
+		}
+		if r := s.Role(proc.Identity{PID: p.PID, Start: p.Start}); r != monitor.FixtureProcess {
+			ps[i].role, ps[i].Role = r, r.String()
+		}
+	}
+	return ps
+}
+
 // aliveAfter returns the fixture's processes still alive after up to
 // grace, polling with a capped backoff, and after up to dyingGrace more
 // while one of them is visibly being killed (see [awaitKilled]).
