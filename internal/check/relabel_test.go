@@ -1,6 +1,8 @@
 package check
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/exectest/exectest/internal/monitor"
@@ -30,5 +32,26 @@ func TestRelabelTakesTheLateReportsRole(t *testing.T) {
 		if p.role != want[i] || p.Role != want[i].String() {
 			t.Errorf("pid %d: got role %v (%q), want %v", p.PID, p.role, p.Role, want[i])
 		}
+	}
+}
+
+// A command line unreadable at the description (a process in the middle
+// of its exec) is read again for the same process; one of a process that
+// is not the same (a recycled pid) stays as it was.
+func TestRelabelReadsAnUnreadCommandLine(t *testing.T) {
+	self, err := proc.Identify(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := proc.Identity{PID: self.PID, Start: self.Start + 1}
+	d := func(id proc.Identity) described {
+		return described{Process: proctest.Process{PID: id.PID, Start: id.Start, Role: monitor.FixtureChild.String(), Cmdline: "[sleep]"}, role: monitor.FixtureChild}
+	}
+	got := relabel([]described{d(self), d(other)}, monitor.Snapshot{})
+	if c := got[0].Cmdline; strings.HasPrefix(c, "[") || !strings.Contains(c, os.Args[0]) {
+		t.Errorf("same process: got command line %q, want it read again (%s ...)", c, os.Args[0])
+	}
+	if c := got[1].Cmdline; c != "[sleep]" {
+		t.Errorf("recycled pid: got command line %q, want [sleep] kept", c)
 	}
 }

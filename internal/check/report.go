@@ -104,12 +104,22 @@ func union(a, b []described) []described {
 // returned, before its report (a descendant a launcher started just
 // before, on a loaded machine), is what its late report says, while the
 // facts stay as they were seen then.
+//
+// So too a command line that could not be read then (shown as [comm]): a
+// process caught in the middle of its exec, as a shell's child becoming
+// /bin/sleep is, shows the one it runs now, if it is the same process.
 func relabel(ps []described, s monitor.Snapshot) []described {
 	for i, p := range ps {
+		id := proc.Identity{PID: p.PID, Start: p.Start}
+		if strings.HasPrefix(p.Cmdline, "[") {
+			if d, ok := proc.Describe(id, p.Role); ok && !strings.HasPrefix(d.Cmdline, "[") {
+				ps[i].Cmdline = d.Cmdline
+			}
+		}
 		if p.role != monitor.FixtureProcess {
 			continue
 		}
-		if r := s.Role(proc.Identity{PID: p.PID, Start: p.Start}); r != monitor.FixtureProcess {
+		if r := s.Role(id); r != monitor.FixtureProcess {
 			ps[i].role, ps[i].Role = r, r.String()
 		}
 	}
