@@ -400,7 +400,7 @@ func (c *check) checkSurvivors(s monitor.Snapshot) {
 	}
 	// The grace is for processes already being killed when run returned;
 	// the others survived, even if they are dead by now.
-	c.survivors = union(c.atReturn, c.aliveAfter(grace, s))
+	c.survivors = relabel(union(c.atReturn, c.aliveAfter(grace, s)), s)
 	if len(c.survivors) == 0 {
 		return
 	}

@@ -2,18 +2,25 @@ package check_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/exectest/exectest"
 	"github.com/exectest/exectest/internal/envswitch"
 	"github.com/exectest/exectest/internal/systemtest"
 	"github.com/exectest/exectest/internal/testenv"
 )
+
+// pidnsRetryBound is the bound of the second check of a runner that
+// TestAssertCancelPIDNamespaceWithoutProc saw outlast the default one with
+// nothing holding its output.
+const pidnsRetryBound = 5 * time.Second
 
 // prefixed runs argv after prefix, through r.
 func prefixed(prefix []string, r systemtest.Runner) systemtest.Runner {
@@ -59,16 +66,50 @@ func TestAssertCancelPIDNamespaceWithoutProc(t *testing.T) {
 		for _, c := range cases {
 			t.Run(sh.Name+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
-				var res exectest.Result
-				f := systemtest.RunFake(t, func(tb testing.TB) {
-					d := exectest.NewDescendant(tb, sh.Opts...)
-					res = exectest.AssertCancel(tb, d, prefixed(c.prefix, c.run)(d.Argv()))
-				})
+				var (
+					res exectest.Result
+					f   systemtest.Fake
+				)
+				check := func(opts ...exectest.Option) {
+					f = systemtest.RunFake(t, func(tb testing.TB) {
+						d := exectest.NewDescendant(tb, sh.Opts...)
+						res = exectest.AssertCancel(tb, d, prefixed(c.prefix, c.run)(d.Argv()), opts...)
+					})
+				}
+				check()
+				// The fixture could not prove its descendant alive (under
+				// load: the shell's sleep not exec'd within the fixture's
+				// wait): the check skips, as it says. Check again once.
+				if f.Verdict() == "skip" {
+					t.Logf("premise broken, the check skipped; checking again:%s", f.Recorded())
+					check()
+					if f.Verdict() == "skip" {
+						t.Skipf("the check skipped twice, its descendant never proved alive; the second time:%s", f.Recorded())
+					}
+				}
+				// A correct runner whose run is still inside Wait at the
+				// bound while nothing holds the command's output any more
+				// (every process had exited): the kernel's teardown of
+				// the namespace, or the scheduling of os/exec's
+				// goroutines, outlasted the bound on a loaded machine.
+				// That is the premise of the 1s bound, not the runner:
+				// check again with more time, and skip, saying what was
+				// measured, if it holds even then.
+				if c.verdict == "pass" && res.Hung && len(res.Holders) == 0 {
+					first := fmt.Sprintf("run returned %v after the cancel, no process holding its output at the 1s bound", res.Elapsed.Round(time.Millisecond))
+					t.Logf("premise broken: %s; checking again within %v:%s", first, pidnsRetryBound, f.Recorded())
+					check(exectest.Within(pidnsRetryBound))
+					if res.Hung && len(res.Holders) == 0 {
+						t.Skipf("run outlasted the bound with nothing holding its output twice: %s; then %v after the cancel, at a %v bound: the machine is too loaded to time this runner", first, res.Elapsed.Round(time.Millisecond), pidnsRetryBound)
+					}
+				}
 				f.WantVerdict(t, c.verdict, c.text...)
 				if named := slices.Contains(c.text, orphanedInit); named != (len(res.OrphanedInits) == 1) {
 					t.Errorf("Result.OrphanedInits: got %v, want one: %v", res.OrphanedInits, named)
 				}
-				if !res.Proved || res.DescendantPID == 0 {
+				// DescendantPID is known once run returned: a run the
+				// check gave up on (its goroutine leaked) has none.
+				if !res.Proved || res.Returned && res.DescendantPID == 0 {
 					t.Errorf("result: got proved %v, descendant pid %d, want the descendant proved alive by its pid in the test's namespace", res.Proved, res.DescendantPID)
 				}
 			})

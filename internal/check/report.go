@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/monitor"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
@@ -98,10 +99,64 @@ func union(a, b []described) []described {
 	return out
 }
 
+// relabel gives each of ps described as a mere fixture process the role
+// the fixture has reported for it by s: a process described when run
+// returned, before its report (a descendant a launcher started just
+// before, on a loaded machine), is what its late report says, while the
+// facts stay as they were seen then.
+//
+// So too a command line that could not be read then (shown as [comm]): a
+// process caught in the middle of its exec, as a shell's child becoming
+// /bin/sleep is, shows the one it runs now, if it is the same process.
+func relabel(ps []described, s monitor.Snapshot) []described {
+	for i, p := range ps {
+		id := proc.Identity{PID: p.PID, Start: p.Start}
+		if strings.HasPrefix(p.Cmdline, "[") {
+			if d, ok := proc.Describe(id, p.Role); ok && !strings.HasPrefix(d.Cmdline, "[") {
+				ps[i].Cmdline = d.Cmdline
+			}
+		}
+		if p.role != monitor.FixtureProcess {
+			continue
+		}
+		if r := s.Role(id); r != monitor.FixtureProcess {
+			ps[i].role, ps[i].Role = r, r.String()
+		}
+	}
+	return ps
+}
+
 // aliveAfter returns the fixture's processes still alive after up to
-// grace, polling with a capped backoff.
+// grace, polling with a capped backoff, and after up to dyingGrace more
+// while one of them is visibly being killed (see [awaitKilled]).
 func (c *check) aliveAfter(grace time.Duration, s monitor.Snapshot) []described {
-	return describe(awaitDead(c.d.tracker, s.IDs(), grace), s)
+	live := awaitDead(c.d.tracker, s.IDs(), grace)
+	if len(live) > 0 {
+		live = awaitKilled(dyingGrace, func() []proc.Identity { return c.d.tracker.Members(s.IDs()) })
+	}
+	return describe(live, s)
+}
+
+// dyingGrace bounds how long, past the survivor grace, the check waits
+// for processes that are being killed to be gone. A killed process is
+// gone within milliseconds on an idle machine; on a loaded one (load
+// average 25 on 2 cores) a SIGKILLed process can wait longer than the
+// grace for a processor to run its exit, and a PID namespace's init, in
+// exit(2), waits for every member to finish theirs. Such a process was
+// being killed: it is no survivor.
+const dyingGrace = 5 * time.Second
+
+// awaitKilled returns members() once none of them is being killed
+// ([procstate.Dying]: in exit(2), a fatal signal pending, or its PID
+// namespace's init so), or after limit: a process alive and not being
+// killed stops the wait at once, and it and any other left are returned.
+func awaitKilled(limit time.Duration, members func() []proc.Identity) []proc.Identity {
+	var live []proc.Identity
+	backoff.Poll(limit, time.Millisecond, 50*time.Millisecond, func() bool {
+		live = members()
+		return len(live) == 0 || slices.ContainsFunc(live, func(id proc.Identity) bool { return !procstate.Dying(id) })
+	})
+	return live
 }
 
 // pipeHolders adds to the fixture's live processes every other process

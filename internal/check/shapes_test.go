@@ -4,6 +4,8 @@ package check_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -43,6 +45,10 @@ var treeShapes = []struct {
 		}
 	}},
 }
+
+// shapeAttempts bounds the checks TestTreeShapes runs for one case whose
+// descendant had not reported when run returned early (see there).
+const shapeAttempts = 3
 
 // termGroup stops the command's group with SIGTERM alone, as graceful
 // runners do first: it passes on the default shape (TestTreeShapes'
@@ -115,12 +121,38 @@ func TestTreeShapes(t *testing.T) {
 						return
 					}
 					t.Parallel()
-					start := time.Now()
-					var res exectest.Result
-					f := systemtest.RunFake(t, func(tb testing.TB) {
-						d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{ts.opt}, sh.Opts...)...)
-						res = exectest.AssertCancel(tb, d, r.run(d.Argv()))
-					})
+					var (
+						start time.Time
+						res   exectest.Result
+						f     systemtest.Fake
+					)
+					// A descendant's role (launched, double-forked...) is
+					// known from its own report only. Where run returned
+					// before the cancel (a WaitDelay past the launcher's
+					// exit), a loaded machine can delay that report past
+					// the check's late-proof window (250ms after the
+					// return), and Result.DescendantPID stays 0: the
+					// check then rightly says it cannot tell. That breaks
+					// this test's premise, not the toolkit: run it again,
+					// and skip, saying so, if it never reported.
+					var unreported []string
+					for range shapeAttempts {
+						start = time.Now()
+						f = systemtest.RunFake(t, func(tb testing.TB) {
+							d := exectest.NewDescendant(tb, append([]exectest.DescendantOption{ts.opt}, sh.Opts...)...)
+							res = exectest.AssertCancel(tb, d, r.run(d.Argv()))
+						})
+						// Only where a fail is due: a pass wanted stays
+						// wanted, reported or not.
+						if r.pass[ts.name] || !(res.Early && res.DescendantPID == 0 && f.Verdict() == "fail") {
+							break
+						}
+						unreported = append(unreported, fmt.Sprintf("run returned before the cancel, which came %v after start; no proof of life from the descendant by the judgement", res.CancelDelay.Round(time.Millisecond)))
+						t.Logf("attempt %d: premise broken, the descendant had not reported when the check described it:%s", len(unreported), f.Recorded())
+					}
+					if len(unreported) == shapeAttempts {
+						t.Skipf("the descendant never reported before the check described it, in %d of %d attempts (run returned before the cancel each time): %s; its role cannot be known from its report, so this shape's wording is not checked here", len(unreported), shapeAttempts, strings.Join(unreported, "; "))
+					}
 					if r.pass[ts.name] || r.raced[ts.name] && f.Verdict() == "pass" {
 						f.WantVerdict(t, "pass")
 						if !res.Proved {
