@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/exectest/exectest/internal/backoff"
 )
 
 // leaderExitsEnv, set, makes the test binary a process whose main thread
@@ -76,28 +78,14 @@ func TestLiveMemberOfLeaderExited(t *testing.T) {
 		}
 		return ""
 	}
-	if !poll(5*time.Second, func() bool { return state() == "Z" }) {
+	if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { return state() == "Z" }) {
 		t.Fatalf("helper pid %d: got stat %q, want its main thread exited (state Z) within 5s", pid, stat())
 	}
 	if !liveMember(pid) {
 		t.Errorf("liveMember of group %d, its member's main thread exited, other threads live: got false, want true (stat %q)", pid, stat())
 	}
 	cmd.Process.Kill()
-	if !poll(5*time.Second, func() bool { return !liveMember(pid) }) {
+	if !backoff.Poll(5*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { return !liveMember(pid) }) {
 		t.Errorf("liveMember of group %d after SIGKILL: got true, want false within 5s: a zombie is gone (stat %q)", pid, stat())
-	}
-}
-
-// poll calls cond with a short capped backoff until it holds or d passes.
-func poll(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for wait := time.Millisecond; ; wait = min(2*wait, 20*time.Millisecond) {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(wait)
 	}
 }

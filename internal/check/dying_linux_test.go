@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
+
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/procstate"
 )
@@ -29,23 +31,14 @@ func stoppedWithTermPending(t *testing.T) (*exec.Cmd, proc.Identity) {
 		t.Fatal(err)
 	}
 	cmd.Process.Signal(syscall.SIGSTOP)
-	if !waitFor(2*time.Second, func() bool { s, err := id.Stat(); return err == nil && s.State == "T" }) {
+	if !backoff.Poll(2*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { s, err := id.Stat(); return err == nil && s.State == "T" }) {
 		t.Fatalf("sleep pid %d: got no stop within 2s", id.PID)
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
-	if !waitFor(2*time.Second, func() bool { return procstate.Dying(id) }) {
+	if !backoff.Poll(2*time.Second, time.Millisecond, 20*time.Millisecond, func() bool { return procstate.Dying(id) }) {
 		t.Skipf("sleep pid %d, stopped with SIGTERM pending: procstate.Dying says not dying (no pending-signal sight here)", id.PID)
 	}
 	return cmd, id
-}
-
-func waitFor(limit time.Duration, ok func() bool) bool {
-	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		if ok() {
-			return true
-		}
-	}
-	return ok()
 }
 
 // A process being killed but not gone by the survivor grace is waited
