@@ -115,6 +115,9 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 		return policyVerdict(rs, p, plat)
 	}
 	v := classifyRun(rs, p, plat)
+	if v.class == Launcher || v.class == Orphan {
+		v.reason += waitResultNote(p)
+	}
 	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
 		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
 	}
@@ -140,7 +143,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			hand = append(hand, e)
 		}
 	}
-	hand = dropDisposals(hand, p)
+	hand = dropWaitResultKills(dropDisposals(hand, p))
 	if !cancellable && len(hand) == 0 {
 		how := "exec.Command"
 		for _, c := range p.Creations {

@@ -117,10 +117,10 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 	switch name {
 	case "Wait":
 		w.waited(x, c)
-		return []value{{}}
+		return []value{{waitErr: true}}
 	case "Run":
 		w.addRun(x, &runSite{kind: runRun, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
-		return []value{{}}
+		return []value{{waitErr: true}}
 	case "Start":
 		w.addRun(x, &runSite{kind: runStart, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
 		return []value{{}}
@@ -133,7 +133,7 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 			k = runCombined
 		}
 		w.addRun(x, &runSite{kind: k, call: c, pos: c.Pos(), cmdExpr: recvExpr, methodValue: methodValue})
-		return []value{{}, {}}
+		return []value{{}, {waitErr: true}}
 	case "StdoutPipe", "StderrPipe":
 		what := "stdout"
 		if name == "StdoutPipe" {
@@ -240,7 +240,7 @@ func (w *walker) runAt(x *instance, ri runInfo, c *ast.CallExpr, via string) {
 func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []ast.Expr, variadic bool) {
 	c := creation{Where: w.ps.where(call.Pos()), Ctx: ctxNone, CtxParam: -1, Prog: program(w.info, progArgs, variadic)}
 	if ctxExpr != nil {
-		c.Ctx, c.CtxParam = w.ctxOf(ctxExpr)
+		c.Ctx, c.CtxParam, c.CtxField = w.ctxOf(ctxExpr)
 	}
 	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
@@ -250,12 +250,13 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 }
 
 // ctxOf is the kind of the context e, with its parameter index for
-// ctxParam; a context execcheck cannot read is taken as one that can be
+// ctxParam (and the parameter's field, for a context passed in a
+// struct); a context execcheck cannot read is taken as one that can be
 // done.
-func (w *walker) ctxOf(e ast.Expr) (ctxKind, int) {
+func (w *walker) ctxOf(e ast.Expr) (ctxKind, int, string) {
 	v := w.eval(e)
 	if v.isCtx {
-		return v.ctx, v.ctxParam
+		return v.ctx, v.ctxParam, v.ctxField
 	}
-	return ctxCancel, -1
+	return ctxCancel, -1, ""
 }

@@ -96,6 +96,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	}
 	e.Watch = e.Watch || w.watching(e)
 	e.Disposal = e.Disposal || w.disposing()
+	if e.OnResult == "" {
+		e.OnResult = w.waitResultArm()
+	}
 	se := e
 	if closureSig >= 0 {
 		se.Sig = sigUnknown

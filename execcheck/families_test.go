@@ -27,6 +27,8 @@ func TestFamilies(t *testing.T) {
 		"pidshared",
 		"fileresult",
 		"methodkill",
+		"ctxfield",
+		"waitresult",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -29,6 +29,7 @@ type effect struct {
 	Why      string
 	Watch    bool // it comes with the cancel of a context: cancel_watch.go
 	Disposal bool // the cleanup of a failed set-up step, not a cancel: setup_kill.go
+	OnResult string // it runs only on this result of Wait, not after every Wait: wait_result.go
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one
@@ -117,6 +118,7 @@ type creation struct {
 	Where    string // file:line
 	Ctx      ctxKind
 	CtxParam int
+	CtxField string // for ctxParam: the context is this field of the parameter (ctx_field.go)
 	Prog     progInfo
 	Ignore   string // the reason of an //execcheck:ignore at the creation
 	// The program and its arguments as parameters of the constructor

@@ -313,10 +313,15 @@ func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.E
 		var ctxExpr ast.Expr
 		if cr.Ctx == ctxParam {
 			ctxExpr = argExpr(cr.CtxParam)
-			if ctxExpr != nil {
-				cr.Ctx, cr.CtxParam = w.ctxOf(ctxExpr)
-			} else {
-				cr.Ctx, cr.CtxParam = ctxCancel, -1
+			switch {
+			case ctxExpr == nil:
+				cr.Ctx, cr.CtxParam, cr.CtxField = ctxCancel, -1, ""
+			case cr.CtxField != "":
+				field := cr.CtxField
+				cr.Ctx, cr.CtxParam, cr.CtxField = w.ctxAtField(ctxExpr, field)
+				ctxExpr = &ast.SelectorExpr{X: ctxExpr, Sel: ast.NewIdent(field)}
+			default:
+				cr.Ctx, cr.CtxParam, cr.CtxField = w.ctxOf(ctxExpr)
 			}
 		}
 		if pi, ok := w.progAt(cr, c); ok {

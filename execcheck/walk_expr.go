@@ -178,6 +178,9 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 		if keepsProc(f.Type()) {
 			return w.keptValue(f)
 		}
+		if isContext(f.Type()) {
+			return w.ctxFieldRead(e, f)
+		}
 	case types.MethodVal:
 		x := w.eval(e.X)
 		if fn, ok := sel.Obj().(*types.Func); ok {
@@ -209,11 +212,13 @@ func (w *walker) composite(e *ast.CompositeLit) value {
 		container = w.ps.newInstance()
 	}
 	st, _ := derefStruct(t)
+	var ctxFields map[string]value
 	for _, el := range e.Elts {
 		if kv, ok := el.(*ast.KeyValueExpr); ok && st != nil {
 			v := w.eval(kv.Value)
 			if k, ok := kv.Key.(*ast.Ident); ok {
 				if f, ok := w.info.ObjectOf(k).(*types.Var); ok && f.IsField() {
+					ctxFields = ctxFieldSet(ctxFields, f, v)
 					switch {
 					case holdsCmd(f.Type()) && v.inst != nil:
 						join(w.ps.field(f), v.inst)
@@ -230,7 +235,7 @@ func (w *walker) composite(e *ast.CompositeLit) value {
 		}
 	}
 	if container != nil {
-		return value{inst: container}
+		return value{inst: container, ctxFields: ctxFields}
 	}
-	return value{}
+	return value{ctxFields: ctxFields}
 }

@@ -339,6 +339,8 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			return
 		}
 		switch {
+		case isContext(f.Type()):
+			w.assignCtxField(l, f, v)
 		case holdsCmd(f.Type()):
 			w.eval(l.X)
 			if v.inst != nil {

@@ -143,9 +143,11 @@ type value struct {
 	pipe *instance // the reader of a command's StdoutPipe or StderrPipe
 	what string    // which: "stdout" or "stderr"
 
-	isCtx    bool
-	ctx      ctxKind
-	ctxParam int
+	isCtx     bool
+	ctx       ctxKind
+	ctxParam  int
+	ctxField  string           // for ctxParam: this field of the parameter (ctx_field.go)
+	ctxFields map[string]value // a struct literal's context fields, by name
 
 	isSig      bool
 	sig        sigKind
@@ -154,6 +156,7 @@ type value struct {
 	sigScope   *scope
 
 	pgidErr *instance // the error of syscall.Getpgid of this command's pid (pgid_fallback.go)
+	waitErr bool      // the error of a command's Wait or Run (wait_result.go)
 }
 
 // walker walks one declared function, with the closures in it. The walk

@@ -60,3 +60,14 @@ func StartSession(command *exec.Cmd) (*Session, error) { // want StartSession:`^
 func (s *Session) Kill() error { // want Kill:`^execcheck\[kills: child:KILL\]$`
 	return s.Command.Process.Kill()
 }
+
+// Step carries a step's context.
+type Step struct {
+	Ctx context.Context
+}
+
+// StepCommand makes a command under the step's context: which context
+// it is crosses as the field of the parameter.
+func StepCommand(s *Step, name string) *exec.Cmd { // want StepCommand:`^execcheck\[result: \[made\(1\)\]\]$`
+	return exec.CommandContext(s.Ctx, name)
+}

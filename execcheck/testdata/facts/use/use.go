@@ -66,3 +66,15 @@ func Session(ctx context.Context, argv []string) error {
 	<-ctx.Done()
 	return s.Kill()
 }
+
+// StepBackground runs a command of lib's under a step whose context is
+// never done: no cancel.
+func StepBackground(name string) error {
+	return lib.StepCommand(&lib.Step{Ctx: context.Background()}, name).Run()
+}
+
+// StepCancellable: the step's context is the caller's.
+func StepCancellable(ctx context.Context, name string) error {
+	s := &lib.Step{Ctx: ctx}
+	return lib.StepCommand(s, name).Run() // want `^orphan: a cancel kills only the direct child.*fix: run it with cancelpolicy.Run\(s.Ctx, cmd\)`
+}

@@ -1,0 +1,109 @@
+package execcheck
+
+// A kill by hand after Wait that runs only on some results of Wait:
+//
+//	err := cmd.Wait()
+//	if errors.Is(err, exec.ErrWaitDelay) {
+//		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+//	}
+//
+// Wait returns exec.ErrWaitDelay when a descendant held the output pipe
+// past WaitDelay; a descendant that does not hold it (its output
+// elsewhere, a daemon) outlives a direct child that exits at once, and
+// Wait returns nil: the kill never comes. Such a kill, or one on an arm
+// of any test of Wait's error, is no cover for the group after the
+// direct child exited: classify leaves it out of the kills by hand and
+// says why in the verdict.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// waitResultArm says on which result of Wait the walk's statement runs
+// (an arm of an if or switch that tests exec.ErrWaitDelay, or an error
+// that Wait or Run returned), or "" when it does not hang on one.
+func (w *walker) waitResultArm() string {
+	for _, b := range w.branch {
+		for _, cond := range armConds(b) {
+			if why := w.waitCond(cond); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// armConds are the expressions that choose the arm b: an if's condition,
+// a switch's tag and the case's expressions.
+func armConds(b branchStep) []ast.Expr {
+	switch s := b.node.(type) {
+	case *ast.IfStmt:
+		return []ast.Expr{s.Cond}
+	case *ast.SwitchStmt:
+		var conds []ast.Expr
+		if s.Tag != nil {
+			conds = append(conds, s.Tag)
+		}
+		if b.arm < len(s.Body.List) {
+			if cc, ok := s.Body.List[b.arm].(*ast.CaseClause); ok {
+				conds = append(conds, cc.List...)
+			}
+		}
+		return conds
+	}
+	return nil
+}
+
+// waitCond says what cond tests of Wait's result, or "": exec.ErrWaitDelay
+// first, which says the most, then any error that Wait or Run returned.
+func (w *walker) waitCond(cond ast.Expr) string {
+	delay, other := false, ""
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if v, ok := w.info.Uses[n.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "os/exec" && v.Name() == "ErrWaitDelay" {
+				delay = true
+			}
+		case *ast.Ident:
+			if v, ok := w.env[w.info.ObjectOf(n)]; ok && v.waitErr && other == "" {
+				other = fmt.Sprintf("%s (%s from Wait)", types.ExprString(cond), n.Name)
+			}
+		}
+		return true
+	})
+	if delay {
+		return "Wait returned exec.ErrWaitDelay (a descendant held the pipe past WaitDelay)"
+	}
+	return other
+}
+
+// waitResultNote says, for a verdict that credits no kill after Wait,
+// which group kills by hand were left out because they run only on some
+// results of Wait; "" if none.
+func waitResultNote(p *props) string {
+	var notes []string
+	for _, e := range p.Kills {
+		if e.OnResult != "" && e.Group {
+			notes = append(notes, fmt.Sprintf("the group kill by hand after Wait (%s) comes only when %s", e.Why, e.OnResult))
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(notes, "; ") + ": a descendant that does not hold the pipe outlives a direct child that exits"
+}
+
+// dropWaitResultKills leaves out of hand the kills that run only on some
+// results of Wait.
+func dropWaitResultKills(hand []effect) []effect {
+	var kept []effect
+	for _, e := range hand {
+		if e.OnResult == "" {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
