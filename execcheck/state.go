@@ -27,8 +27,8 @@ type effect struct {
 	SigParam int // >= 0: the signal is this parameter of the function summarized; Sig unused
 	Unknown  bool
 	Why      string
-	Watch    bool // it comes with the cancel of a context: cancel_watch.go
-	Disposal bool // the cleanup of a failed set-up step, not a cancel: setup_kill.go
+	Watch    bool   // it comes with the cancel of a context: cancel_watch.go
+	Disposal bool   // the cleanup of a failed set-up step, not a cancel: setup_kill.go
 	OnResult string // it runs only on this result of Wait, not after every Wait: wait_result.go
 
 	// Where the kill stands in the package analyzed, to tell a kill that
