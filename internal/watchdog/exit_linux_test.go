@@ -25,7 +25,21 @@ const exitBound = 100 * time.Millisecond
 
 // exitAttempts is how many test binaries the test starts before it takes
 // a watchdog outliving its bound for the rule, not the machine's load.
+// Each attempt gives three times the time of the one before (100ms,
+// 300ms, 900ms): on a loaded machine (8 CPU burners on 2 cores) the
+// watchdog, or this test process, can wait that long for a CPU. Every
+// bound stays under holderLife, so a watchdog that waits for the pipe's
+// EOF (the defect: it lives as long as the holder) fails each attempt.
 const exitAttempts = 3
+
+// attemptBound is the bound of the attempt'th try (from 1).
+func attemptBound(attempt int) time.Duration {
+	b := exitBound
+	for range attempt - 1 {
+		b *= 3
+	}
+	return b
+}
 
 // The watchdog is gone within exitBound of its test binary's exit, even
 // while another process holds a copy of the write end of its pipe, as a
@@ -41,17 +55,21 @@ func TestWatchdogGoneSoonAfterItsTestBinary(t *testing.T) {
 			var missed []string
 			for attempt := 1; attempt <= exitAttempts; attempt++ {
 				h := startExitHelper(t, mode)
-				if h.gone <= exitBound {
-					t.Logf("attempt %d: watchdog pid %d gone %v after test binary pid %d exited, while pid %d held the write end of %s (bound %v)", attempt, h.watchdog.PID, h.gone.Round(100*time.Microsecond), h.pid, h.holder.PID, h.pipe, exitBound)
+				bound := attemptBound(attempt)
+				if h.gone <= bound && !h.stillAlive {
+					t.Logf("attempt %d: watchdog pid %d gone %v after test binary pid %d exited, while pid %d held the write end of %s (bound %v)", attempt, h.watchdog.PID, h.gone.Round(100*time.Microsecond), h.pid, h.holder.PID, h.pipe, bound)
+					if attempt > 1 {
+						t.Logf("the machine is loaded: the bound of %v was missed first (%s); passed with %v, below the holder's %v", exitBound, strings.Join(missed, "; "), bound, holderLife)
+					}
 					return
 				}
 				state := "gone"
 				if h.stillAlive {
 					state = "still alive"
 				}
-				missed = append(missed, fmt.Sprintf("attempt %d: watchdog pid %d (%s) %s %v after test binary pid %d exited, pid %d (%s) holding a copy of the write end of %s", attempt, h.watchdog.PID, h.cmdline, state, h.gone.Round(time.Millisecond), h.pid, h.holder.PID, h.holderCmdline, h.pipe))
+				missed = append(missed, fmt.Sprintf("attempt %d: watchdog pid %d (%s) %s %v after test binary pid %d exited (bound %v), pid %d (%s) holding a copy of the write end of %s", attempt, h.watchdog.PID, h.cmdline, state, h.gone.Round(time.Millisecond), h.pid, bound, h.holder.PID, h.holderCmdline, h.pipe))
 			}
-			t.Errorf("watchdog after its test binary's exit: got gone later than %v in %d of %d attempts, want gone within %v:\n\t%s", exitBound, exitAttempts, exitAttempts, exitBound, strings.Join(missed, "\n\t"))
+			t.Errorf("watchdog after its test binary's exit: got gone later than its bound in %d of %d attempts, want gone within %v (then %v, %v on a loaded machine):\n\t%s", exitAttempts, exitAttempts, exitBound, attemptBound(2), attemptBound(3), strings.Join(missed, "\n\t"))
 		})
 	}
 }
