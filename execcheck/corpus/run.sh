@@ -48,11 +48,28 @@ materialize() {
 	echo "$d"
 }
 
-# run_side OWNER+NAME COMMIT MODULE_DIR PACKAGE OUT: execcheck -sites -json
+# run_side ID OWNER+NAME COMMIT MODULE_DIR PACKAGE OUT: execcheck -sites -json
+#
+# A pair that does not load as its tree stands gets a script prep/ID.sh,
+# run once in the tree's module directory (see prep/README.md). A module
+# whose go.mod asks for a newer Go than the local one is analyzed by
+# "$ec.goVERSION", the same source built with that toolchain, under
+# GOTOOLCHAIN=goVERSION (the proxy serves it):
+#   GOTOOLCHAIN=go1.27rc1 go build -o "$ec.go1.27rc1" ./cmd/execcheck
 run_side() {
-	local d
-	d=$(materialize "$1" "$2") || { echo "materialize failed" > "$5.err"; echo 1 > "$5.rc"; return; }
-	( cd "$d/$3" && GOFLAGS=-mod=mod GOTOOLCHAIN=local "$ec" -sites -json "./$4" > "$5.json" 2> "$5.err"; echo $? > "$5.rc" )
+	local d bin tc=local need
+	d=$(materialize "$2" "$3") || { echo "materialize failed" > "$6.err"; echo 1 > "$6.rc"; return; }
+	if [ -f "$here/prep/$1.sh" ] && [ ! -f "$d/.ec-prepped" ]; then
+		( cd "$d/$4" && bash "$here/prep/$1.sh" ) > "$6.prep" 2>&1 || { echo "prep/$1.sh failed: see $6.prep" > "$6.err"; echo 1 > "$6.rc"; return; }
+		touch "$d/.ec-prepped"
+	fi
+	bin=$ec
+	need=$(awk '$1=="go"{print $2; exit}' "$d/$4/go.mod")
+	if [ -n "$need" ] && [ "$(printf '%s\n%s\n' "$need" "$(go env GOVERSION | sed 's/^go//')" | sort -V | tail -1)" = "$need" ] && [ "go$need" != "$(go env GOVERSION)" ]; then
+		bin=$ec.go$need tc=go$need
+		[ -x "$bin" ] || { echo "the module needs go $need: build $bin (GOTOOLCHAIN=go$need go build -o $bin ./cmd/execcheck)" > "$6.err"; echo 1 > "$6.rc"; return; }
+	fi
+	( cd "$d/$4" && GOFLAGS=-mod=mod GOTOOLCHAIN=$tc "$bin" -sites -json "./$5" > "$6.json" 2> "$6.err"; echo $? > "$6.rc" )
 }
 
 ids=" $* "
@@ -66,8 +83,8 @@ tail -n +2 "$here/pairs.tsv" | while IFS=$'\t' read -r id half key repo src fix 
 		echo "$id: mirror $mirrors/$m/repo missing: fetch $src (the fetch tool), then run again" >&2
 		continue
 	fi
-	run_side "$m" "$parent" "$moddir" "$pkg" "$tmp/out/$id.before"
-	run_side "$m" "$fix" "$moddir" "$pkg" "$tmp/out/$id.after"
+	run_side "$id" "$m" "$parent" "$moddir" "$pkg" "$tmp/out/$id.before"
+	run_side "$id" "$m" "$fix" "$moddir" "$pkg" "$tmp/out/$id.after"
 done
 
 python3 "$here/score.py" "$here/pairs.tsv" "$here/others.tsv" "$tmp/out" ${@+"$@"}
