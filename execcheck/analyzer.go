@@ -76,14 +76,15 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	ps := &pkgState{
-		ownFix: ownFix,
-		pass:   pass,
-		decls:  map[*types.Func]*ast.FuncDecl{},
-		sums:   map[*types.Func]*summary{},
-		busy:   map[*types.Func]bool{},
-		called: map[*types.Func]bool{},
-		fields: map[*types.Var]*instance{},
-		pids:   map[*types.Var]*instance{},
+		loopKept: map[*types.Var]bool{},
+		ownFix:   ownFix,
+		pass:     pass,
+		decls:    map[*types.Func]*ast.FuncDecl{},
+		sums:     map[*types.Func]*summary{},
+		busy:     map[*types.Func]bool{},
+		called:   map[*types.Func]bool{},
+		fields:   map[*types.Var]*instance{},
+		pids:     map[*types.Var]*instance{},
 	}
 	ps.ignores = readIgnores(pass)
 	ps.ignores.reportBad(pass, pass.Files)

@@ -29,6 +29,7 @@ func TestFamilies(t *testing.T) {
 		"methodkill",
 		"ctxfield",
 		"waitresult",
+		"loopkept",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -106,12 +106,18 @@ func (w *walker) ident(id *ast.Ident) value {
 		return value{}
 	}
 	if v, ok := w.env[obj]; ok {
+		if v.proc == nil && w.loopCarried(obj) {
+			return w.keptValue(obj.(*types.Var))
+		}
 		return v
 	}
 	switch o := obj.(type) {
 	case *types.Var:
 		if isPackageLevel(o) {
 			return w.globalValue(o)
+		}
+		if w.loopCarried(o) {
+			return w.keptValue(o)
 		}
 		if holdsCmd(o.Type()) {
 			// A command from where this walk did not see it made.

@@ -323,6 +323,9 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			return
 		}
 		w.env[obj] = w.branchCtx(l, obj, v)
+		if w.loopCarried(obj) {
+			w.keepProc(obj.(*types.Var), v)
+		}
 	case *ast.SelectorExpr:
 		sel := w.info.Selections[l]
 		if sel == nil {

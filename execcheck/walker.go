@@ -29,19 +29,20 @@ import (
 
 // pkgState is the analysis of one package.
 type pkgState struct {
-	pass    *analysis.Pass
-	decls   map[*types.Func]*ast.FuncDecl
-	sums    map[*types.Func]*summary
-	busy    map[*types.Func]bool
-	called  map[*types.Func]bool      // functions called in the package
-	fields  map[*types.Var]*instance  // fields and package variables holding commands
-	pids    map[*types.Var]*instance  // fields and package variables holding a command's pid
-	files   map[*types.Var]*fileState // what the variables of interface type are assigned (file_vars.go)
-	kept    []keptIn                  // commands whose pid a field shared by several holds (pid_shared.go)
-	all     []*instance
-	ignores *ignores
-	ownFix  bool // cancelpolicy itself: only its test files' sites count
-	scopes  int
+	pass     *analysis.Pass
+	loopKept map[*types.Var]bool // local processes kept across a loop's turns (loop_kept.go)
+	decls    map[*types.Func]*ast.FuncDecl
+	sums     map[*types.Func]*summary
+	busy     map[*types.Func]bool
+	called   map[*types.Func]bool      // functions called in the package
+	fields   map[*types.Var]*instance  // fields and package variables holding commands
+	pids     map[*types.Var]*instance  // fields and package variables holding a command's pid
+	files    map[*types.Var]*fileState // what the variables of interface type are assigned (file_vars.go)
+	kept     []keptIn                  // commands whose pid a field shared by several holds (pid_shared.go)
+	all      []*instance
+	ignores  *ignores
+	ownFix   bool // cancelpolicy itself: only its test files' sites count
+	scopes   int
 }
 
 // newInstance makes a command (or container) of the package, kept in
