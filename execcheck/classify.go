@@ -143,7 +143,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			hand = append(hand, e)
 		}
 	}
-	hand = dropWaitResultKills(dropDisposals(hand, p))
+	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable))
 	if !cancellable && len(hand) == 0 {
 		how := "exec.Command"
 		for _, c := range p.Creations {

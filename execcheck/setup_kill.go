@@ -10,12 +10,13 @@ package execcheck
 //
 // It comes only when a step of the set-up (a pipe, a handshake, a
 // containment) returns an error, before the command is handed on; it is
-// not what a cancel does. Where the command's cancel is a group kill by
-// hand that watches a context (cancel_watch.go), such a disposal is left
-// out of the kills by hand: otherwise its kill of the direct child alone
-// would be taken for the cancel, and the site reported an orphan or a
-// hang. Without such a watch the disposal still counts: a kill on an
-// error path may be the only way the command is ever stopped.
+// not what a cancel does. Where the command has a cancel, os/exec's
+// (a context that can be done) or a group kill by hand that watches a
+// context (cancel_watch.go), such a disposal is left out of the kills by
+// hand: otherwise it would be taken for the cancel, and the site
+// reported an orphan or a hang where the cancel kills the group, or ok
+// where it does not. Without a cancel the disposal still counts: a kill
+// on an error path may be the only way the command is ever stopped.
 
 import (
 	"go/ast"
@@ -59,9 +60,10 @@ func (w *walker) errNotNil(cond ast.Expr) bool {
 }
 
 // dropDisposals leaves the disposals out of hand, the kills by hand of a
-// command p, when another of them is a group kill that watches a
-// context: that watch is the command's cancel.
-func dropDisposals(hand []effect, p *props) []effect {
+// command p, when the command has a cancel of its own: a context that
+// can be done (cancellable: os/exec's Cancel is that cancel), or another
+// kill by hand that is a group kill watching a context.
+func dropDisposals(hand []effect, p *props, cancellable bool) []effect {
 	var kept []effect
 	for _, e := range hand {
 		if !e.Disposal {
@@ -70,6 +72,9 @@ func dropDisposals(hand []effect, p *props) []effect {
 	}
 	if len(kept) == len(hand) {
 		return hand
+	}
+	if cancellable {
+		return kept
 	}
 	if r := reachOf(kept, p); r.groupKill != "" && r.watch {
 		return kept

@@ -128,3 +128,25 @@ func DefaultCancel(ctx context.Context, prog string) error {
 	}
 	return err
 }
+
+// AfterSetup: as OnWaitDelay, reduced further from the same code: a
+// set-up step after Start that fails disposes of the group; it is no
+// cancel either.
+func AfterSetup(ctx context.Context, prog string, setup func(*exec.Cmd) error) ([]byte, error) {
+	var c cleanup
+	var buf bytes.Buffer
+	cmd := grouped(ctx, prog, c, &buf)
+	if err := cmd.Start(); err != nil { // want `^launcher: .*comes only when Wait returned exec.ErrWaitDelay`
+		return nil, err
+	}
+	if err := setup(cmd); err != nil {
+		_ = c.cancel(cmd)
+		_ = cmd.Wait()
+		return buf.Bytes(), err
+	}
+	err := cmd.Wait()
+	if errors.Is(err, exec.ErrWaitDelay) {
+		_ = c.cancel(cmd)
+	}
+	return buf.Bytes(), err
+}
