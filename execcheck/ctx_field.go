@@ -78,16 +78,18 @@ func ctxFieldSet(fields map[string]value, f *types.Var, v value) map[string]valu
 	return fields
 }
 
-// assignCtxField is x.f = v for a context field f: the struct held by
-// the local variable x now holds v there. A struct reached another way
-// (a pointer kept elsewhere) is not followed.
+// assignCtxField is x.f = v for a context field f: the struct the
+// variable or parameter x names holds v there from now on (so a
+// parameter's field set in the constructor is no longer the caller's).
+// A struct reached another way (a pointer kept elsewhere, x.y.f) is not
+// followed.
 func (w *walker) assignCtxField(l *ast.SelectorExpr, f *types.Var, v value) {
 	obj := w.objOf(l.X)
-	old, ok := w.env[obj]
-	if !ok || old.ctxFields == nil {
+	if obj == nil {
 		return
 	}
-	fields := make(map[string]value, len(old.ctxFields))
+	old := w.env[obj]
+	fields := make(map[string]value, len(old.ctxFields)+1)
 	for k, fv := range old.ctxFields {
 		fields[k] = fv
 	}

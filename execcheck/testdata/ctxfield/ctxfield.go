@@ -78,3 +78,27 @@ func Unread(name string) error {
 }
 
 func current() *StepContext { return &StepContext{Ctx: context.Background()} }
+
+// stepOwn sets the step's context itself: the caller's field is not
+// the one the command gets.
+func stepOwn(sctx *StepContext, ctx context.Context, name string) *exec.Cmd { // want stepOwn:`^execcheck\[result: \[made\(1\)\]\]$`
+	sctx.Ctx = ctx
+	return exec.CommandContext(sctx.Ctx, name)
+}
+
+// OwnField: a step whose context is never done, given a context that
+// can be done by the constructor.
+func OwnField(ctx context.Context, name string) error {
+	return stepOwn(&StepContext{Ctx: context.Background()}, ctx, name).Run() // want `^orphan: a cancel kills only the direct child`
+}
+
+// stepDetached sets a context that is never done.
+func stepDetached(sctx *StepContext, name string) *exec.Cmd { // want stepDetached:`^execcheck\[result: \[made\(1\)\]\]$`
+	sctx.Ctx = context.Background()
+	return exec.CommandContext(sctx.Ctx, name)
+}
+
+// Detached: the caller's context is replaced by one that is never done.
+func Detached(ctx context.Context, name string) error {
+	return stepDetached(&StepContext{Ctx: ctx}, name).Run()
+}
