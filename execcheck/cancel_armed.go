@@ -71,7 +71,12 @@ func (w *walker) isReceive(e *ast.UnaryExpr) bool {
 func (w *walker) waited(x *instance, c *ast.CallExpr) {
 	r := x.root()
 	r.p.Waited = true
-	if r.p.WaitLate != "" || w.inGo > 0 {
+	w.finished = append(w.finished, r)
+	if r.p.WaitLate != "" {
+		return
+	}
+	if w.inGo > 0 || w.ps.goOnly()[w.fn] {
+		w.waitedAside(r, c)
 		return
 	}
 	seen := false

@@ -182,7 +182,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 
 	pipe := p.ReadPipe || p.CopyPipe
-	unbounded := p.ReadPipe || (p.CopyPipe && !p.WaitDelay)
+	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay)
 	pipeWhy := p.CopyWhy
 	switch {
 	case p.ReadPipe:
@@ -260,8 +260,12 @@ func noWaitDelay(p *props) string {
 
 func boundWhy(p *props) string {
 	switch {
-	case p.ReadPipe:
+	case p.readUnbounded():
 		return p.ReadWhy
+	case p.ReadPipe && p.CopyPipe && p.WaitDelay:
+		return p.WaitAside + "; " + p.WaitDelayWhy
+	case p.ReadPipe:
+		return p.WaitAside
 	case p.WaitDelay:
 		return p.WaitDelayWhy
 	case !p.CopyPipe:

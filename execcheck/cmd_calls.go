@@ -222,6 +222,9 @@ func (w *walker) policy(c *ast.CallExpr, fn *types.Func, args []value) []value {
 func (w *walker) addRun(x *instance, rs *runSite) {
 	r := x.root()
 	r.runs = append(r.runs, rs)
+	if rs.kind == runRun || rs.kind == runOutput || rs.kind == runCombined {
+		w.finished = append(w.finished, r)
+	}
 	if r.param >= 0 {
 		r.p.Runs = append(r.p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
 	}

@@ -97,7 +97,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	e.Watch = e.Watch || w.watching(e)
 	e.Disposal = e.Disposal || w.disposing()
 	if e.OnResult == "" {
-		e.OnResult = w.waitResultArm()
+		e.OnResult = w.waitResultArm(target)
 	}
 	se := e
 	if closureSig >= 0 {

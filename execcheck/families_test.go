@@ -30,6 +30,8 @@ func TestFamilies(t *testing.T) {
 		"ctxfield",
 		"waitresult",
 		"loopkept",
+		"stateguard",
+		"waitaside",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -171,6 +171,7 @@ type props struct {
 	// When os/exec stops calling Cancel (cancel_armed.go).
 	Waited       bool   // cmd.Wait is called
 	WaitLate     string // cmd.Wait comes only after the output is read to EOF: where
+	WaitAside    string // cmd.Wait runs in a goroutine apart from the reads, which it ends: where (wait_aside.go)
 	ProcWait     string // cmd.Process.Wait is called: where
 	CancelCalled string // cmd.Cancel() is called by hand: where
 	ProcKept     string // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
@@ -180,7 +181,7 @@ func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
 		!p.ReadPipe && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
 		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" &&
-		!p.Waited && p.WaitLate == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
+		!p.Waited && p.WaitLate == "" && p.WaitAside == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
 }
 
 // merge adds q's knowledge to p.
@@ -219,6 +220,7 @@ func (p *props) merge(q *props) {
 	}
 	p.Waited = p.Waited || q.Waited
 	p.WaitLate = cmp.Or(p.WaitLate, q.WaitLate)
+	p.WaitAside = cmp.Or(p.WaitAside, q.WaitAside)
 	p.ProcWait = cmp.Or(p.ProcWait, q.ProcWait)
 	p.CancelCalled = cmp.Or(p.CancelCalled, q.CancelCalled)
 	p.ProcKept = cmp.Or(p.ProcKept, q.ProcKept)

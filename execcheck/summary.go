@@ -121,6 +121,7 @@ func (p *props) brief() string {
 	add(p.Reflected != "", "reflected")
 	add(p.Waited, "waited")
 	add(p.WaitLate != "", "waitlate")
+	add(p.WaitAside != "", "waitaside")
 	add(p.ProcWait != "", "procwait")
 	add(p.CancelCalled != "", "cancelcalled")
 	add(p.ProcKept != "", "prockept")

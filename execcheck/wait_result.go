@@ -25,13 +25,22 @@ import (
 // waitResultArm says on which result of Wait the walk's statement runs
 // (an arm of an if or switch that tests exec.ErrWaitDelay, or an error
 // that Wait or Run returned), or "" when it does not hang on one.
-func (w *walker) waitResultArm() string {
+func (w *walker) waitResultArm(target *instance) string {
+	after := w.finishedHere(target)
 	for _, b := range w.branch {
 		for _, cond := range armConds(b) {
 			if why := w.waitCond(cond); why != "" {
 				return why
 			}
+			if after {
+				if why := w.stateCond(cond); why != "" {
+					return why
+				}
+			}
 		}
+	}
+	if len(w.untilDone) > 0 {
+		return w.untilDone[0]
 	}
 	return ""
 }
@@ -87,7 +96,7 @@ func waitResultNote(p *props) string {
 	var notes []string
 	for _, e := range p.Kills {
 		if e.OnResult != "" && e.Group {
-			notes = append(notes, fmt.Sprintf("the group kill by hand after Wait (%s) comes only when %s", e.Why, e.OnResult))
+			notes = append(notes, fmt.Sprintf("the group kill by hand (%s) comes only when %s", e.Why, e.OnResult))
 		}
 	}
 	if len(notes) == 0 {

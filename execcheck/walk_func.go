@@ -71,12 +71,12 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 			nres += max(len(f.Names), 1)
 		}
 	}
-	prevCur, prevBranch, prevFn, prevRes, prevLoops := w.cur, w.branch, w.curFn, w.nres, w.loops
-	w.cur, w.branch, w.curFn, w.nres, w.loops = sc, nil, fv, nres, 0
+	prevCur, prevBranch, prevFn, prevRes, prevLoops, prevUntil := w.cur, w.branch, w.curFn, w.nres, w.loops, w.untilDone
+	w.cur, w.branch, w.curFn, w.nres, w.loops, w.untilDone = sc, nil, fv, nres, 0, nil
 	watch := w.enterWatch(fl.Body)
 	w.block(fl.Body.List)
 	w.leaveWatch(watch)
-	w.cur, w.branch, w.curFn, w.nres, w.loops = prevCur, prevBranch, prevFn, prevRes, prevLoops
+	w.cur, w.branch, w.curFn, w.nres, w.loops, w.untilDone = prevCur, prevBranch, prevFn, prevRes, prevLoops, prevUntil
 }
 
 // callFn applies a closure's kills at its call c, as apply applies a

@@ -13,9 +13,11 @@ import (
 
 // block walks statements in order.
 func (w *walker) block(list []ast.Stmt) {
+	guards := len(w.untilDone)
 	for _, s := range list {
 		w.stmt(s)
 	}
+	w.untilDone = w.untilDone[:guards]
 }
 
 // arm walks f as the i'th arm of the if, switch or select at node: the
@@ -107,6 +109,9 @@ func (w *walker) stmt(s ast.Stmt) {
 		w.clauses(s, s.Body)
 	case *ast.SelectStmt:
 		w.clauses(s, s.Body)
+		if g := w.untilFinished(s); g != "" {
+			w.untilDone = append(w.untilDone, g)
+		}
 	case *ast.LabeledStmt:
 		w.stmt(s.Stmt)
 	case *ast.GoStmt:

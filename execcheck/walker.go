@@ -29,20 +29,22 @@ import (
 
 // pkgState is the analysis of one package.
 type pkgState struct {
-	pass     *analysis.Pass
-	loopKept map[*types.Var]bool // local processes kept across a loop's turns (loop_kept.go)
-	decls    map[*types.Func]*ast.FuncDecl
-	sums     map[*types.Func]*summary
-	busy     map[*types.Func]bool
-	called   map[*types.Func]bool      // functions called in the package
-	fields   map[*types.Var]*instance  // fields and package variables holding commands
-	pids     map[*types.Var]*instance  // fields and package variables holding a command's pid
-	files    map[*types.Var]*fileState // what the variables of interface type are assigned (file_vars.go)
-	kept     []keptIn                  // commands whose pid a field shared by several holds (pid_shared.go)
-	all      []*instance
-	ignores  *ignores
-	ownFix   bool // cancelpolicy itself: only its test files' sites count
-	scopes   int
+	pass         *analysis.Pass
+	loopKept     map[*types.Var]bool // local processes kept across a loop's turns (loop_kept.go)
+	decls        map[*types.Func]*ast.FuncDecl
+	sums         map[*types.Func]*summary
+	busy         map[*types.Func]bool
+	called       map[*types.Func]bool       // functions called in the package
+	fields       map[*types.Var]*instance   // fields and package variables holding commands
+	pids         map[*types.Var]*instance   // fields and package variables holding a command's pid
+	files        map[*types.Var]*fileState  // what the variables of interface type are assigned (file_vars.go)
+	kept         []keptIn                   // commands whose pid a field shared by several holds (pid_shared.go)
+	setInClosure map[types.Object]token.Pos // locals a function literal sets (state_guard.go)
+	goFuncs      map[*types.Func]bool       // functions only a go statement calls (wait_aside.go)
+	all          []*instance
+	ignores      *ignores
+	ownFix       bool // cancelpolicy itself: only its test files' sites count
+	scopes       int
 }
 
 // newInstance makes a command (or container) of the package, kept in
@@ -186,6 +188,8 @@ type walker struct {
 	deferTo     *fnVal    // walking a closure whose kills wait for its call
 	branch      []branchStep
 	pgidGone    []*instance // on an arm where these commands' Getpgid failed (pgid_fallback.go)
+	untilDone   []string    // after a select that returns once the command ended: the kills wait on it (state_guard.go)
+	finished    []*instance // commands whose run or Wait came before, in the function walked (state_guard.go)
 
 	results []value // returned, per result index (merged)
 	retAttr []*attrVal

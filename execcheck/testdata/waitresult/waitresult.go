@@ -37,7 +37,7 @@ func OnWaitDelay(ctx context.Context, prog string) ([]byte, error) {
 	var c cleanup
 	var buf bytes.Buffer
 	cmd := grouped(ctx, prog, c, &buf)
-	if err := cmd.Start(); err != nil { // want `^launcher: Cancel kills the group .* the group kill by hand after Wait \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\) \(in cancel\)\) comes only when Wait returned exec.ErrWaitDelay \(a descendant held the pipe past WaitDelay\): a descendant that does not hold the pipe outlives`
+	if err := cmd.Start(); err != nil { // want `^launcher: Cancel kills the group .* the group kill by hand \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\) \(in cancel\)\) comes only when Wait returned exec.ErrWaitDelay \(a descendant held the pipe past WaitDelay\): a descendant that does not hold the pipe outlives`
 		return nil, err
 	}
 	err := cmd.Wait()

@@ -1,0 +1,207 @@
+//go:build unix
+
+// Package stateguard holds group kills by hand that come only while the
+// program's state allows (reduced from real code): after Run, only if
+// the context was done or only if Cancel ran; in a Close, only if the
+// command has not finished within a grace. None of them reaches a
+// descendant left behind by a direct child that exits at once.
+package stateguard
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// SweepIfCancelled: the SIGKILL sweep after Run comes only if Cancel
+// ran (it sets pgid) and the context is done; os/exec calls Cancel only
+// while the direct child runs.
+func SweepIfCancelled(ctx context.Context, prog string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	var pgid int
+	cmd.Cancel = func() error {
+		if id, err := syscall.Getpgid(cmd.Process.Pid); err == nil && id > 0 {
+			pgid = id
+			return syscall.Kill(-pgid, syscall.SIGTERM)
+		}
+		return cmd.Process.Signal(syscall.SIGTERM)
+	}
+	cmd.WaitDelay = 10 * time.Second
+	err := cmd.Run() // want `^launcher: Cancel kills the group .*the group kill by hand \(syscall.Kill\(-pgid, syscall.SIGKILL\)\) comes only when ctx.Err\(\) != nil && pgid > 0`
+	if ctx.Err() != nil && pgid > 0 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return stdout.String(), err
+}
+
+// IfDone: only when the context is done once Run returned.
+func IfDone(ctx context.Context, prog string) error {
+	cmd := exec.CommandContext(ctx, prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run() // want `^launcher: .*comes only when ctx.Err\(\) != nil \(the context was done when it was tested\)`
+	if ctx.Err() != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	return err
+}
+
+// IfCancelRan: only when a flag set in Cancel says it ran.
+func IfCancelRan(ctx context.Context, prog string) error {
+	cmd := exec.CommandContext(ctx, prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cancelled := false
+	cmd.Cancel = func() error {
+		cancelled = true
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+	cmd.WaitDelay = time.Second
+	err := cmd.Run() // want `^launcher: .*comes only when cancelled \(set only in the function literal at stateguard.go:\d+: only if it ran\)`
+	if cancelled {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	return err
+}
+
+// Always: a sweep after every Run, whatever the state: it comes also
+// after the direct child exited.
+func Always(ctx context.Context, prog string) error {
+	cmd := exec.CommandContext(ctx, prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	return err
+}
+
+// PgidAfterStart: pgid set after Start, not in a closure: the sweep
+// comes after every Wait.
+func PgidAfterStart(ctx context.Context, prog string) error {
+	cmd := exec.CommandContext(ctx, prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	pgid := cmd.Process.Pid
+	err := cmd.Wait()
+	if pgid > 0 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return err
+}
+
+// session is reduced from a CLI session: stdout read by a loop that
+// waits for the command and then closes done.
+type session struct {
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Open starts the session; Close kills the group only if done has not
+// fired within each grace, so a direct child that exited leaves its
+// group running; the session's context has the default Cancel.
+func Open(ctx context.Context, prog string) (*session, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	cmd := exec.CommandContext(ctx, prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil { // want `^hang: .*a cancel kills only the direct child \(exec.CommandContext's default Cancel`
+		cancel()
+		return nil, err
+	}
+	s := &session{cmd: cmd, cancel: cancel, done: make(chan struct{})}
+	go s.readLoop(stdout)
+	return s, nil
+}
+
+func (s *session) readLoop(r io.Reader) {
+	_, _ = io.Copy(io.Discard, r)
+	_ = s.cmd.Wait()
+	close(s.done)
+}
+
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) error { // want signalGroup:`^execcheck\[param 0: \[kills\(group:sig\(param 1\)\)\]\]$`
+	if cmd == nil || cmd.Process == nil {
+		return nil
+	}
+	return syscall.Kill(-cmd.Process.Pid, sig)
+}
+
+func (s *session) Close() error { // want Close:`^execcheck\[kills: group:other, group:KILL\]$`
+	select {
+	case <-s.done:
+		return nil
+	case <-time.After(8 * time.Second):
+	}
+	_ = signalGroup(s.cmd, syscall.SIGTERM)
+	select {
+	case <-s.done:
+		return nil
+	case <-time.After(5 * time.Second):
+	}
+	s.cancel()
+	_ = signalGroup(s.cmd, syscall.SIGKILL)
+	<-s.done
+	return nil
+}
+
+// watched: a watcher that kills the group when the context is done,
+// unless the command finished first, is the cancel: credited as before.
+func Watched(ctx context.Context, prog string) error {
+	cmd := exec.Command(prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-done:
+			return
+		}
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}()
+	err := cmd.Wait()
+	close(done)
+	return err
+}
+
+// Escalate: a stop that waits for the command within a grace and kills
+// the group in either case (no return on done) reaches it after the
+// direct child exited.
+func Escalate(prog string) (func() error, error) { // want Escalate:`^execcheck\[returns a func that kills: group:other, group:KILL\]$`
+	cmd := exec.Command(prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return func() error {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}, nil
+}

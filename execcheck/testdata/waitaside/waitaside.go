@@ -1,0 +1,106 @@
+//go:build unix
+
+// Package waitaside holds output pipes read until EOF while cmd.Wait
+// runs in a goroutine of its own, apart from the reads (reduced from a
+// stdio transport). Wait returns once the direct child exits and then
+// closes the pipe, which ends the reads: nothing hangs, but a cancel
+// that kills only the direct child leaves its descendants running.
+package waitaside
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os/exec"
+)
+
+type transport struct {
+	cmd    *exec.Cmd
+	stdout io.ReadCloser
+	dec    *json.Decoder
+	done   chan error
+}
+
+// Start is the transport's start: the reads and the Wait are two
+// goroutines, neither waiting for the other.
+func (t *transport) Start(ctx context.Context, command string, args ...string) error {
+	cmd := exec.CommandContext(ctx, command, args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(cmd.Wait \(waitaside.go:\d+\) runs in a goroutine apart from the reads of the pipe: it closes the pipe once the direct child exits\)`
+		return err
+	}
+	t.cmd, t.stdout, t.dec = cmd, stdout, json.NewDecoder(stdout)
+	t.done = make(chan error, 1)
+	go t.readLoop()
+	go t.watch()
+	return nil
+}
+
+func (t *transport) readLoop() {
+	for {
+		var m json.RawMessage
+		if err := t.dec.Decode(&m); err != nil {
+			return
+		}
+	}
+}
+
+func (t *transport) watch() {
+	t.done <- t.cmd.Wait()
+}
+
+// CopyBesideWait: Wait in a goroutine started before the output is
+// copied until EOF.
+func CopyBesideWait(ctx context.Context, prog string, w io.Writer) error {
+	cmd := exec.CommandContext(ctx, prog)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^orphan: .*Wait returns in bounded time \(cmd.Wait \(waitaside.go:\d+\) runs in a goroutine apart`
+		return err
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	_, _ = io.Copy(w, stdout)
+	return <-errc
+}
+
+// CopyThenWait: the goroutine copies until EOF and only then waits:
+// Wait comes after the reads, which last while any process holds the
+// pipe.
+func CopyThenWait(ctx context.Context, prog string, w io.Writer) error {
+	cmd := exec.CommandContext(ctx, prog)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return err
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, _ = io.Copy(w, stdout)
+		errc <- cmd.Wait()
+	}()
+	return <-errc
+}
+
+// ReadThenGoWait: the reads end before the goroutine that waits starts.
+func ReadThenGoWait(ctx context.Context, prog string, w io.Writer) error {
+	cmd := exec.CommandContext(ctx, prog)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return err
+	}
+	_, _ = io.Copy(w, stdout)
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	return <-errc
+}
