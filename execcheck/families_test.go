@@ -32,6 +32,7 @@ func TestFamilies(t *testing.T) {
 		"loopkept",
 		"stateguard",
 		"waitaside",
+		"testbinary",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -54,4 +55,29 @@ func TestProcessKept(t *testing.T) {
 		}
 	}
 	t.Errorf("Track's site at line 60: got none, want it unknown")
+}
+
+// TestTestBinaryLeaf: a test binary re-executed to run only tests that
+// start no process is a leaf, so its sites are ok, and say why.
+func TestTestBinaryLeaf(t *testing.T) {
+	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/testbinary")
+	want := map[int]string{
+		51: "the test binary re-executed with -test.run=TestHelperProcess runs TestHelperProcess (and TestMain), which starts no process",
+		61: "the test binary re-executed with -test.run=^$ runs no test (and TestMain), which starts no process",
+	}
+	for _, r := range res {
+		for _, s := range r.Result.(*execcheck.Result).Sites {
+			w, ok := want[s.Posn.Line]
+			if !ok {
+				continue
+			}
+			if s.Class != execcheck.OK || !strings.Contains(s.Reason, w) {
+				t.Errorf("site at line %d: got %s: %s, want ok: %s", s.Posn.Line, s.Class, s.Reason, w)
+			}
+			delete(want, s.Posn.Line)
+		}
+	}
+	for line := range want {
+		t.Errorf("site at line %d: got none, want one", line)
+	}
 }
