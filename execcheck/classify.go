@@ -174,6 +174,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	if len(hand) > 0 {
 		r := reachOf(hand, p)
 		handPath = &r
+		if v, ok := disposalOrphan(hand, r); ok && !cancellable && plat != platNone {
+			return v
+		}
 	}
 	if ctxPath != nil && handPath != nil && handPath.watch && handPath.direct == "" && !p.CancelSet && !p.Applied {
 		// The default Cancel's kill of the direct child comes with a

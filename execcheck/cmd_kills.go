@@ -95,7 +95,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		return
 	}
 	e.Watch = e.Watch || w.watching(e)
-	e.Disposal = e.Disposal || w.disposing()
+	if !e.Disposal {
+		e.Disposal, e.NoWait = w.disposing()
+	}
 	if e.OnResult == "" {
 		e.OnResult = w.waitResultArm(target)
 	}

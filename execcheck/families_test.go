@@ -33,6 +33,7 @@ func TestFamilies(t *testing.T) {
 		"stateguard",
 		"waitaside",
 		"testbinary",
+		"disposal",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

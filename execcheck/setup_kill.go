@@ -19,6 +19,7 @@ package execcheck
 // on an error path may be the only way the command is ever stopped.
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -26,20 +27,54 @@ import (
 
 // disposing reports whether the walk stands on the arm of `if err != nil`
 // (err an error) whose last statement returns: the error path of a
-// set-up step.
-func (w *walker) disposing() bool {
+// set-up step; and whether that arm returns without a Wait (noWait).
+func (w *walker) disposing() (ok, noWait bool) {
 	if len(w.branch) == 0 {
-		return false
+		return false, false
 	}
 	b := w.branch[len(w.branch)-1]
-	s, ok := b.node.(*ast.IfStmt)
-	if !ok || b.arm != 0 || len(s.Body.List) == 0 {
-		return false
+	s, isIf := b.node.(*ast.IfStmt)
+	if !isIf || b.arm != 0 || len(s.Body.List) == 0 {
+		return false, false
 	}
 	if _, ok := s.Body.List[len(s.Body.List)-1].(*ast.ReturnStmt); !ok {
-		return false
+		return false, false
 	}
-	return w.errNotNil(s.Cond)
+	if !w.errNotNil(s.Cond) {
+		return false, false
+	}
+	return true, !callsWait(s.Body)
+}
+
+// callsWait reports whether body calls a method named Wait (of a
+// command, a process, or anything that may wait for one).
+func callsWait(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// disposalOrphan is the verdict of a command with no cancel whose only
+// kills by hand are disposals that return without waiting for it and
+// reach only the direct child: nothing waits on those paths, so no pipe
+// blocks, but the descendants keep running.
+func disposalOrphan(hand []effect, r reach) (verdict, bool) {
+	if len(hand) == 0 || r.direct == "" || r.groupKill != "" {
+		return verdict{}, false
+	}
+	for _, e := range hand {
+		if !e.Disposal || !e.NoWait {
+			return verdict{}, false
+		}
+	}
+	return verdict{class: Orphan, reason: fmt.Sprintf("a kill by hand on an error path that returns without waiting (%s) kills only the direct child: its descendants keep running; the command has no other cancel", r.direct)}, true
 }
 
 // errNotNil reports whether cond is `x != nil` with x of type error.

@@ -29,6 +29,7 @@ type effect struct {
 	Why      string
 	Watch    bool   // it comes with the cancel of a context: cancel_watch.go
 	Disposal bool   // the cleanup of a failed set-up step, not a cancel: setup_kill.go
+	NoWait   bool   // a disposal whose arm returns without waiting for the command
 	OnResult string // it runs only on this result of Wait, not after every Wait: wait_result.go
 
 	// Where the kill stands in the package analyzed, to tell a kill that
