@@ -75,8 +75,11 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 	if r.p.WaitLate != "" {
 		return
 	}
-	if w.inGo > 0 || w.ps.goOnly()[w.fn] {
+	if w.inGo > 0 && w.ps.startsCmd(w.fn) || w.ps.goStartedWithCmd(w.fn) {
 		w.waitedAside(r, c)
+		return
+	}
+	if w.inGo > 0 {
 		return
 	}
 	seen := false

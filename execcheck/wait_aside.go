@@ -6,20 +6,24 @@ package execcheck
 //	go t.readLoop() // decodes t.stdout until an error
 //	go func() { t.done <- t.cmd.Wait() }()
 //
-// Wait returns once the direct child exits and then closes the pipe
-// (os/exec closes a StdoutPipe's reading end after Wait), which ends the
-// reads: a descendant holding the pipe keeps neither Wait nor the reads
-// waiting. Only a Wait that comes after the reads (in the same goroutine,
-// or after a join) waits for the pipe's EOF (cancel_armed.go: WaitLate).
+// When the goroutine is started where the command is (so Wait runs for
+// the command's whole life), Wait returns once the direct child exits
+// and then closes the pipe (os/exec closes a StdoutPipe's reading end
+// after Wait), which ends the reads: a descendant holding the pipe keeps
+// neither Wait nor the reads waiting. A Wait that comes after the reads
+// (in the same goroutine, or after a join) waits for the pipe's EOF
+// (cancel_armed.go: WaitLate); one started later (in a Close) leaves the
+// reads waiting until then, as if there were none.
 
 import (
 	"go/ast"
 	"go/types"
 )
 
-// waitedAside records a cmd.Wait() of r at c in a goroutine (a go
-// statement's call, or a function the package only starts with go),
-// unless a read of r's pipe came before it in the function walked.
+// waitedAside records a cmd.Wait() of r at c in a goroutine started
+// where a command is started (a go statement in such a function, or a
+// function the package only starts with go from one), unless a read of
+// r's pipe came before it in the function walked.
 func (w *walker) waitedAside(r *instance, c *ast.CallExpr) {
 	for _, rd := range w.reads {
 		if rd.inst.root() == r {
@@ -39,41 +43,72 @@ func (p *props) readUnbounded() bool {
 	return p.ReadPipe && (p.WaitAside == "" || p.WaitLate != "")
 }
 
-// goOnly is the set of the package's functions that are only ever
-// called by a go statement (go t.watch()), never otherwise used.
-func (ps *pkgState) goOnly() map[*types.Func]bool {
-	if ps.goFuncs != nil {
-		return ps.goFuncs
+// goStartedWithCmd reports whether fn is only ever called by go
+// statements (go t.watch()), never otherwise used, and each of those
+// stands in a function that starts a command.
+func (ps *pkgState) goStartedWithCmd(fn *types.Func) bool {
+	if ps.goFuncs == nil {
+		ps.goFuncs = ps.goOnlyFuncs()
 	}
-	ps.goFuncs = map[*types.Func]bool{}
-	other := map[*types.Func]bool{}
-	goCalls := map[*ast.Ident]bool{}
+	return ps.goFuncs[fn]
+}
+
+func (ps *pkgState) goOnlyFuncs() map[*types.Func]bool {
+	goCalls := map[*ast.Ident]bool{} // the function named by a go statement in a function that starts a command
 	for _, f := range ps.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if g, ok := n.(*ast.GoStmt); ok {
-				switch fn := ast.Unparen(g.Call.Fun).(type) {
-				case *ast.Ident:
-					goCalls[fn] = true
-				case *ast.SelectorExpr:
-					goCalls[fn.Sel] = true
-				}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
 			}
-			return true
-		})
+			starts := ps.startsCmd(ps.pass.TypesInfo.Defs[fd.Name])
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if g, ok := n.(*ast.GoStmt); ok {
+					switch fn := ast.Unparen(g.Call.Fun).(type) {
+					case *ast.Ident:
+						goCalls[fn] = starts
+					case *ast.SelectorExpr:
+						goCalls[fn.Sel] = starts
+					}
+				}
+				return true
+			})
+		}
 	}
+	only, other := map[*types.Func]bool{}, map[*types.Func]bool{}
 	for id, obj := range ps.pass.TypesInfo.Uses {
 		fn, ok := obj.(*types.Func)
 		if !ok || fn.Pkg() != ps.pass.Pkg {
 			continue
 		}
-		if goCalls[id] {
-			ps.goFuncs[fn] = true
+		if starts, isGo := goCalls[id]; isGo && starts {
+			only[fn] = true
 		} else {
 			other[fn] = true
 		}
 	}
 	for fn := range other {
-		delete(ps.goFuncs, fn)
+		delete(only, fn)
 	}
-	return ps.goFuncs
+	return only
+}
+
+// startsCmd reports whether the declared function fn calls Start of an
+// *exec.Cmd in its body.
+func (ps *pkgState) startsCmd(obj types.Object) bool {
+	fn, _ := obj.(*types.Func)
+	d := ps.decls[fn]
+	if d == nil || d.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Start" && isCmd(ps.pass.TypesInfo.TypeOf(sel.X)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

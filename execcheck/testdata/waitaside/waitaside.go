@@ -104,3 +104,34 @@ func ReadThenGoWait(ctx context.Context, prog string, w io.Writer) error {
 	go func() { errc <- cmd.Wait() }()
 	return <-errc
 }
+
+type runner struct {
+	cmd *exec.Cmd
+}
+
+// Open starts the command; its output is read until EOF from now on,
+// and Wait comes only in Close: until then a descendant holding the
+// pipe keeps the reads waiting, as if there were no Wait.
+func Open(ctx context.Context, prog string) (*runner, error) {
+	cmd := exec.CommandContext(ctx, prog)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return nil, err
+	}
+	r := &runner{cmd: cmd}
+	go r.readLoop(stdout)
+	return r, nil
+}
+
+func (r *runner) readLoop(stdout io.Reader) {
+	_, _ = io.Copy(io.Discard, stdout)
+}
+
+func (r *runner) Close() error {
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	return <-done
+}
