@@ -38,7 +38,7 @@ func (w *walker) onArmOf(obj types.Object) bool {
 		return false
 	}
 	for _, b := range w.branch {
-		if b.node.Pos() >= sc.Pos() && b.node.End() <= sc.End() {
+		if !b.rest && b.node.Pos() >= sc.Pos() && b.node.End() <= sc.End() {
 			return true
 		}
 	}

@@ -26,13 +26,31 @@ import (
 
 // pgidFailed is, for the if statement at node and its arm i, the command
 // whose Getpgid failed if the arm runs only then (the arm of err != nil,
-// or the else of err == nil, err being Getpgid's error); nil otherwise.
+// or the else of err == nil, err being Getpgid's error, alone or with
+// tests that a pgid is positive: err == nil && pgid > 0); nil otherwise.
 func (w *walker) pgidFailed(node ast.Node, i int) *instance {
 	s, ok := node.(*ast.IfStmt)
 	if !ok {
 		return nil
 	}
-	b, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	cond := ast.Unparen(s.Cond)
+	if i == 1 {
+		for {
+			b, ok := cond.(*ast.BinaryExpr)
+			if !ok || b.Op != token.LAND {
+				break
+			}
+			switch {
+			case positive(b.Y):
+				cond = ast.Unparen(b.X)
+			case positive(b.X):
+				cond = ast.Unparen(b.Y)
+			default:
+				return nil
+			}
+		}
+	}
+	b, ok := cond.(*ast.BinaryExpr)
 	if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
 		return nil
 	}
@@ -54,6 +72,23 @@ func (w *walker) pgidFailed(node ast.Node, i int) *instance {
 		return v.pgidErr
 	}
 	return nil
+}
+
+// positive reports whether e tests that a name is positive: x > 0,
+// x != 0 or x >= 1 (a pgid getpgid returned, when it did not fail).
+func positive(e ast.Expr) bool {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if _, ok := ast.Unparen(b.X).(*ast.Ident); !ok {
+		return false
+	}
+	lit, ok := ast.Unparen(b.Y).(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT {
+		return false
+	}
+	return (b.Op == token.GTR || b.Op == token.NEQ) && lit.Value == "0" || b.Op == token.GEQ && lit.Value == "1"
 }
 
 // isNil reports whether e is the predeclared nil.

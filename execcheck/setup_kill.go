@@ -29,10 +29,14 @@ import (
 // (err an error) whose last statement returns: the error path of a
 // set-up step; and whether that arm returns without a Wait (noWait).
 func (w *walker) disposing() (ok, noWait bool) {
-	if len(w.branch) == 0 {
+	steps := w.branch
+	for len(steps) > 0 && steps[len(steps)-1].rest {
+		steps = steps[:len(steps)-1]
+	}
+	if len(steps) == 0 {
 		return false, false
 	}
-	b := w.branch[len(w.branch)-1]
+	b := steps[len(steps)-1]
 	s, isIf := b.node.(*ast.IfStmt)
 	if !isIf || b.arm != 0 || len(s.Body.List) == 0 {
 		return false, false

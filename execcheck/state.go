@@ -40,10 +40,14 @@ type effect struct {
 }
 
 // branchStep is one branch taken on the way to a statement: the i'th
-// arm of the if, switch or select at node.
+// arm of the if, switch or select at node. A step with rest set is the
+// rest of a block after an if with no else whose body returns: its
+// statements run only when the if's body did not (arm 1); only
+// alternative reads such steps.
 type branchStep struct {
 	node ast.Node
 	arm  int
+	rest bool
 }
 
 // alternative reports whether a and b stand on different arms of one

@@ -28,6 +28,9 @@ import (
 func (w *walker) waitResultArm(target *instance) string {
 	after := w.finishedHere(target)
 	for _, b := range w.branch {
+		if b.rest {
+			continue
+		}
 		for _, cond := range armConds(b) {
 			if why := w.waitCond(cond); why != "" {
 				return why

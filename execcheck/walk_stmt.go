@@ -13,17 +13,26 @@ import (
 
 // block walks statements in order.
 func (w *walker) block(list []ast.Stmt) {
-	guards := len(w.untilDone)
+	guards, steps, gone := len(w.untilDone), len(w.branch), len(w.pgidGone)
 	for _, s := range list {
 		w.stmt(s)
+		if ifs, ok := s.(*ast.IfStmt); ok && ifs.Else == nil && endsInReturn(ifs.Body.List) {
+			// What follows runs only where the if's body did not.
+			w.branch = append(w.branch, branchStep{node: ifs, arm: 1, rest: true})
+			if x := w.pgidFailed(ifs, 1); x != nil {
+				w.pgidGone = append(w.pgidGone, x)
+			}
+		}
 	}
 	w.untilDone = w.untilDone[:guards]
+	w.branch = w.branch[:steps]
+	w.pgidGone = w.pgidGone[:gone]
 }
 
 // arm walks f as the i'th arm of the if, switch or select at node: the
 // kills recorded in it carry that arm (see here and alternative).
 func (w *walker) arm(node ast.Node, i int, f func()) {
-	w.branch = append(w.branch, branchStep{node, i})
+	w.branch = append(w.branch, branchStep{node: node, arm: i})
 	gone := len(w.pgidGone)
 	if x := w.pgidFailed(node, i); x != nil {
 		w.pgidGone = append(w.pgidGone, x)
