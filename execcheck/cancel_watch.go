@@ -2,12 +2,14 @@ package execcheck
 
 // A kill by hand that watches the cancel: a goroutine that kills after
 // `<-ctx.Done()` (on the same arm), the function given to
-// context.AfterFunc, or a kill followed, in the same function, by a call
-// of a context.CancelFunc (kill the group, then cancel the command's
-// context). Such a kill comes with every cancel, so the kill of the
-// direct child that exec.CommandContext's default Cancel adds takes
-// nothing from it: the group is killed, also after the direct child
-// exited.
+// context.AfterFunc, or a kill in a function that also calls a
+// context.CancelFunc (a Close that cancels the command's context and
+// kills the group, in either order: the group outlives its leader while
+// any member runs, so a group kill after the default Cancel killed the
+// direct child still reaches the rest). Such a kill comes with every
+// cancel, so the kill of the direct child that exec.CommandContext's
+// default Cancel adds takes nothing from it: the group is killed, also
+// after the direct child exited.
 
 import (
 	"go/ast"
@@ -30,12 +32,7 @@ func (w *walker) watching(e effect) bool {
 			return true
 		}
 	}
-	for _, p := range w.cancelFuncCalls {
-		if p > w.pos {
-			return true
-		}
-	}
-	return false
+	return len(w.cancelFuncCalls) > 0
 }
 
 // cancelFuncCalls lists the calls of a context.CancelFunc in body, not in

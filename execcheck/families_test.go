@@ -34,6 +34,8 @@ func TestFamilies(t *testing.T) {
 		"waitaside",
 		"testbinary",
 		"disposal",
+		"earlyreturn",
+		"closecancel",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -30,10 +30,12 @@ func (w *walker) readInLoop(recv value, fn *types.Func, c *ast.CallExpr) {
 }
 
 // pipeResult is a result of a function that is an output pipe of a
-// command: of the command it returns (Param < 0) or of a parameter.
+// command (of the command it returns, Param < 0, or of a parameter), or
+// the pid or process group of a command parameter (What "pid": a
+// function that returns syscall.Getpgid(cmd.Process.Pid)).
 type pipeResult struct {
 	Idx   int
-	What  string // "stdout" or "stderr"
+	What  string // "stdout", "stderr" or "pid"
 	Param int
 }
 
@@ -46,6 +48,12 @@ func (w *walker) pipeResults(s *summary) {
 		made = w.results[s.ResultIdx].inst.root()
 	}
 	for i, v := range w.results {
+		if v.pid != nil && v.pipe == nil && v.inst == nil {
+			if r := v.pid.root(); r.param >= 0 && !r.closure {
+				s.Pipes = append(s.Pipes, pipeResult{Idx: i, What: "pid", Param: r.param})
+			}
+			continue
+		}
 		if v.pipe == nil {
 			continue
 		}
@@ -79,7 +87,11 @@ func (s *summary) applyPipes(res []value, argVal func(int) value) {
 		} else {
 			x = argVal(p.Param).inst
 		}
-		if x != nil {
+		switch {
+		case x == nil:
+		case p.What == "pid":
+			res[p.Idx] = value{pid: x}
+		default:
 			res[p.Idx] = value{pipe: x, what: p.What}
 		}
 	}
