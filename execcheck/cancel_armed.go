@@ -97,6 +97,14 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 	}
 }
 
+// copyUnwaited reports whether the output os/exec copies is waited for
+// by nobody: cmd.Wait, which waits for the copy, is never called (the
+// code waits with Process.Wait), and the command goes nowhere execcheck
+// cannot follow. No call then blocks on the pipe.
+func (p *props) copyUnwaited() bool {
+	return p.CopyPipe && p.ProcWait != "" && !p.Waited && len(p.Escapes) == 0
+}
+
 // procWaited records x.Process.Wait() at c.
 func (w *walker) procWaited(x *instance, c *ast.CallExpr) {
 	if r := x.root(); r.p.ProcWait == "" {

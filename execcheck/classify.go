@@ -185,7 +185,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 
 	pipe := p.ReadPipe || p.CopyPipe
-	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay)
+	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !(rs.kind == runStart && p.copyUnwaited()))
 	pipeWhy := p.CopyWhy
 	switch {
 	case p.ReadPipe:
@@ -273,6 +273,8 @@ func boundWhy(p *props) string {
 		return p.WaitDelayWhy
 	case !p.CopyPipe:
 		return "no output pipe"
+	case p.copyUnwaited():
+		return "cmd.Wait is never called (" + p.ProcWait + " waits instead): nothing waits for os/exec's copy of the output"
 	}
 	return "not bounded"
 }

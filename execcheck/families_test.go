@@ -36,6 +36,7 @@ func TestFamilies(t *testing.T) {
 		"disposal",
 		"earlyreturn",
 		"closecancel",
+		"procwait",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
