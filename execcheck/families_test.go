@@ -37,6 +37,7 @@ func TestFamilies(t *testing.T) {
 		"earlyreturn",
 		"closecancel",
 		"procwait",
+		"leaves",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -23,12 +23,22 @@ var shims = map[string]bool{
 	"mise": true, "rtx": true, "asdf": true,
 }
 
-// leaves start no process of their own: killing one leaves nothing
-// behind to hold a pipe or keep running.
+// leaves start no process of their own, whatever their arguments:
+// killing one leaves nothing behind to hold a pipe or keep running.
+// Programs that may (find -exec, xargs, env, tar's compressors, sort's
+// --compress-program, git, ssh) are not here. lsof's one child, its
+// stat/readlink helper, closes every descriptor but its own request
+// pipes at once and exits when lsof dies.
 var leaves = map[string]bool{
 	"sleep": true, "true": true, "false": true, "cat": true, "echo": true, "yes": true,
 	"printf": true, "head": true, "tail": true, "wc": true, "tee": true, "ls": true,
 	"pwd": true, "id": true, "uname": true, "date": true,
+	"grep": true, "egrep": true, "fgrep": true, "stat": true, "du": true, "df": true,
+	"ps": true, "pgrep": true, "kill": true, "readlink": true, "realpath": true,
+	"basename": true, "dirname": true, "whoami": true, "hostname": true, "cut": true,
+	"tr": true, "uniq": true, "base64": true, "md5sum": true, "sha1sum": true,
+	"sha256sum": true, "sha512sum": true, "mkdir": true, "rm": true, "cp": true,
+	"mv": true, "ln": true, "chmod": true, "touch": true, "jq": true, "lsof": true,
 }
 
 // escapers are words in a command line that start a descendant outside

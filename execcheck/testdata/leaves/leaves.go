@@ -1,0 +1,41 @@
+// Package leaves holds runs of programs that start no process of their
+// own (ok: the default Cancel's kill of the direct child ends every
+// holder of the output pipe), beside programs that may (a hang).
+package leaves
+
+import (
+	"context"
+	"os/exec"
+)
+
+// Lsof: lsof's only child is a helper that closes every descriptor but
+// its own request pipes at once, and dies with lsof.
+func Lsof(ctx context.Context, dir string) ([]byte, error) {
+	return exec.CommandContext(ctx, "lsof", "-t", "+D", dir).Output()
+}
+
+// Grep, Stat, Du and Jq start no process.
+func Grep(ctx context.Context, pattern, file string) ([]byte, error) {
+	return exec.CommandContext(ctx, "grep", "-n", pattern, file).Output()
+}
+
+func Stat(ctx context.Context, file string) ([]byte, error) {
+	return exec.CommandContext(ctx, "/usr/bin/stat", file).CombinedOutput()
+}
+
+func Du(ctx context.Context, dir string) ([]byte, error) {
+	return exec.CommandContext(ctx, "du", "-sh", dir).Output()
+}
+
+func Jq(ctx context.Context, filter, file string) ([]byte, error) {
+	return exec.CommandContext(ctx, "jq", filter, file).Output()
+}
+
+// Find may run -exec; tar may run a compressor: neither is a leaf.
+func Find(ctx context.Context, dir string) ([]byte, error) {
+	return exec.CommandContext(ctx, "find", dir, "-name", "*.go").Output() // want `^hang: the output is collected by Output\(\)`
+}
+
+func Tar(ctx context.Context, file string) ([]byte, error) {
+	return exec.CommandContext(ctx, "tar", "-tzf", file).Output() // want `^hang: the output is collected by Output\(\)`
+}
