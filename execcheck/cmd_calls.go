@@ -251,6 +251,9 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
 	r := x.root()
+	if r.madeIn == nil {
+		r.madeIn = w.deferTo
+	}
 	r.p.Creations = append(r.p.Creations, c)
 	r.local = append(r.local, &localCreation{call: call, ctxExpr: ctxExpr})
 }

@@ -113,7 +113,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	case w.cancelOwner != nil:
 		r := w.cancelOwner.root()
 		r.p.Cancel = append(r.p.Cancel, se)
-	case w.deferTo != nil:
+	case w.deferTo != nil && (target == nil || target.root().madeIn != w.deferTo):
 		w.deferTo.effects = append(w.deferTo.effects, targeted{inst: target, e: e, closureSig: closureSig})
 	case target != nil:
 		r := target.root()

@@ -38,6 +38,7 @@ func TestFamilies(t *testing.T) {
 		"closecancel",
 		"procwait",
 		"leaves",
+		"handlerlit",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -257,6 +257,7 @@ type instance struct {
 	held    bool            // stored in a field, a global or a container
 	ret     bool            // returned by its function
 	retFn   *types.Func     // the function that returns it
+	madeIn  *fnVal          // made in the body of this closure, whose kills otherwise wait for its call
 }
 
 func newInstance() *instance { return &instance{param: -1} }
@@ -288,6 +289,9 @@ func join(x, y *instance) *instance {
 	x.ret = x.ret || y.ret
 	if x.retFn == nil {
 		x.retFn = y.retFn
+	}
+	if x.madeIn == nil {
+		x.madeIn = y.madeIn
 	}
 	y.p, y.runs, y.local, y.applies = props{}, nil, nil, nil
 	return x
