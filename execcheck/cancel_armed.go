@@ -23,11 +23,12 @@ type readRec struct {
 	inst   *instance
 	async  bool
 	joined bool
+	scope  int // the scope (function or closure body) of the read
 }
 
 // noteRead records a read of x's pipe until EOF where the walk stands.
 func (w *walker) noteRead(x *instance) {
-	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0})
+	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id})
 }
 
 // join marks the reads in goroutines so far as finished: the walk is at

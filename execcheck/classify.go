@@ -1,6 +1,7 @@
 package execcheck
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -266,9 +267,9 @@ func boundWhy(p *props) string {
 	case p.readUnbounded():
 		return p.ReadWhy
 	case p.ReadPipe && p.CopyPipe && p.WaitDelay:
-		return p.WaitAside + "; " + p.WaitDelayWhy
+		return cmp.Or(p.PipeClosed, p.WaitAside) + "; " + p.WaitDelayWhy
 	case p.ReadPipe:
-		return p.WaitAside
+		return cmp.Or(p.PipeClosed, p.WaitAside)
 	case p.WaitDelay:
 		return p.WaitDelayWhy
 	case !p.CopyPipe:

@@ -27,6 +27,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		w.readToEOF(recv, fn)
 	}
 	w.readInLoop(recv, fn, c)
+	w.closedByHand(recv, fn, c)
 	for _, a := range args {
 		if a.pipe == nil {
 			continue

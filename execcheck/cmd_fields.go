@@ -184,6 +184,12 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 		if t == nil || isPointerToNamed(t, "os", "File") || (types.IsInterface(t) && w.ps.holdsFile(r)) {
 			return
 		}
+		if sel, ok := ast.Unparen(r).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr") && isCmd(w.info.TypeOf(sel.X)) {
+			// cmd.Stderr = cmd.Stdout: what that field holds (the write
+			// end of a StdoutPipe, an *os.File, or a writer whose copy
+			// its own assignment already counted).
+			return
+		}
 		if !p.CopyPipe {
 			p.CopyPipe = true
 			what := "stdout"

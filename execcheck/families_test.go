@@ -39,6 +39,7 @@ func TestFamilies(t *testing.T) {
 		"procwait",
 		"leaves",
 		"handlerlit",
+		"pipeclosed",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -29,6 +29,25 @@ func (w *walker) readInLoop(recv value, fn *types.Func, c *ast.CallExpr) {
 	w.readToEOFBy(recv, "a loop of "+types.ExprString(c.Fun))
 }
 
+// closedByHand records a Close of a command's output pipe (recv) made
+// in a function literal apart from the reads (a timer's, a watch's: not
+// a deferred call, not after a read in the same literal): the reads end
+// when it comes, as they do when Wait closes the pipe.
+func (w *walker) closedByHand(recv value, fn *types.Func, c *ast.CallExpr) {
+	if recv.pipe == nil || fn == nil || fn.Name() != "Close" || w.cur == w.top || w.inDefer > 0 {
+		return
+	}
+	r := recv.pipe.root()
+	for _, rd := range w.reads {
+		if rd.inst.root() == r && rd.scope == w.cur.id {
+			return
+		}
+	}
+	if r.p.PipeClosed == "" {
+		r.p.PipeClosed = fmt.Sprintf("%s (%s), in a function literal apart from the reads, closes the pipe by hand: the reads end then", types.ExprString(c), w.ps.where(c.Pos()))
+	}
+}
+
 // pipeResult is a result of a function that is an output pipe of a
 // command (of the command it returns, Param < 0, or of a parameter), or
 // the pid or process group of a command parameter (What "pid": a

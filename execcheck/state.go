@@ -152,10 +152,11 @@ type props struct {
 	WaitDelay    bool
 	WaitDelayWhy string
 
-	CopyPipe bool // os/exec copies output through a pipe: Wait waits for EOF
-	CopyWhy  string
-	ReadPipe bool // StdoutPipe/StderrPipe read by the caller: WaitDelay does not close it
-	ReadWhy  string
+	CopyPipe   bool // os/exec copies output through a pipe: Wait waits for EOF
+	CopyWhy    string
+	ReadPipe   bool // StdoutPipe/StderrPipe read by the caller: WaitDelay does not close it
+	ReadWhy    string
+	PipeClosed string // the pipe is closed by hand apart from the reads (a timer, a watch): where (pipe_reads.go)
 
 	StdoutSet, StderrSet bool
 
@@ -184,7 +185,7 @@ type props struct {
 
 func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
-		!p.ReadPipe && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
+		!p.ReadPipe && p.PipeClosed == "" && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
 		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" &&
 		!p.Waited && p.WaitLate == "" && p.WaitAside == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
 }
@@ -205,6 +206,7 @@ func (p *props) merge(q *props) {
 	if q.ReadPipe && !p.ReadPipe {
 		p.ReadPipe, p.ReadWhy = true, q.ReadWhy
 	}
+	p.PipeClosed = cmp.Or(p.PipeClosed, q.PipeClosed)
 	p.StdoutSet = p.StdoutSet || q.StdoutSet
 	p.StderrSet = p.StderrSet || q.StderrSet
 	if q.CancelSet {

@@ -111,6 +111,7 @@ func (p *props) brief() string {
 	add(p.WaitDelay, "waitdelay")
 	add(p.CopyPipe, "copypipe")
 	add(p.ReadPipe, "readpipe")
+	add(p.PipeClosed != "", "pipeclosed")
 	add(p.CancelSet, "cancel("+effects(p.Cancel)+")")
 	add(len(p.Kills) > 0, "kills("+effects(p.Kills)+")")
 	add(p.Applied, "applied")

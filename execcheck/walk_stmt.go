@@ -128,7 +128,9 @@ func (w *walker) stmt(s ast.Stmt) {
 		w.call(s.Call)
 		w.inGo--
 	case *ast.DeferStmt:
+		w.inDefer++
 		w.call(s.Call)
+		w.inDefer--
 	case *ast.ReturnStmt:
 		w.ret(s)
 	case *ast.SendStmt:

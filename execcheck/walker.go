@@ -194,10 +194,11 @@ type walker struct {
 	results []value // returned, per result index (merged)
 	retAttr []*attrVal
 
-	curFn *fnVal    // the closure being walked, if any: its results
-	loops int       // the loops the walk stands in, in the function or closure walked
-	inGo  int       // walking the call of a go statement
-	pos   token.Pos // the statement walked
+	curFn   *fnVal    // the closure being walked, if any: its results
+	loops   int       // the loops the walk stands in, in the function or closure walked
+	inGo    int       // walking the call of a go statement
+	inDefer int       // walking the call of a defer statement
+	pos     token.Pos // the statement walked
 
 	watchAt         []effect    // receives from a context's Done (cancel_watch.go)
 	cancelFuncCalls []token.Pos // calls of a context.CancelFunc in the body walked
