@@ -20,6 +20,8 @@ type attrVal struct {
 	unknown bool
 	why     string
 	insts   []*instance
+	param   int      // >= 1: the parameter (index+1) of the function walked that this is
+	sum     *summary // that function's summary, which records the group it makes
 }
 
 // setGroup records that the SysProcAttr makes a group of its own (why:
@@ -29,6 +31,12 @@ func (a *attrVal) setGroup(why string) {
 		return
 	}
 	a.group, a.why = true, why
+	if a.param > 0 && a.sum != nil {
+		if a.sum.AttrParams == nil {
+			a.sum.AttrParams = map[int]string{}
+		}
+		a.sum.AttrParams[a.param-1] = why
+	}
 	for _, x := range a.insts {
 		r := x.root()
 		if !r.p.Group {

@@ -40,6 +40,7 @@ func TestFamilies(t *testing.T) {
 		"leaves",
 		"handlerlit",
 		"pipeclosed",
+		"attrparam",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -9,17 +9,18 @@ import (
 // returns, so that its callers can be analyzed without its body: in the
 // same package from the walk, in another package from a fact.
 type summary struct {
-	Params    map[int]*props   // effects on command parameters
-	PidParams map[int][]effect // kills of an integer parameter taken as a pid
-	Result    *props           // the command returned, if made here
-	ResultIdx int
-	ResultArg int // >= 0: the command returned is this parameter (a builder)
-	AttrIdx   int // >= 0: returns a *syscall.SysProcAttr that makes a group of its own
-	AttrWhy   string
-	Kills     []effect // every kill in the body, whatever its target: for Cancel = f
-	FuncIdx   int      // >= 0: returns a func whose kills are FuncKills: for Cancel = f(cmd)
-	FuncKills []effect
-	Pipes     []pipeResult // results that are output pipes (pipe_reads.go)
+	Params     map[int]*props   // effects on command parameters
+	PidParams  map[int][]effect // kills of an integer parameter taken as a pid
+	Result     *props           // the command returned, if made here
+	ResultIdx  int
+	ResultArg  int // >= 0: the command returned is this parameter (a builder)
+	AttrIdx    int // >= 0: returns a *syscall.SysProcAttr that makes a group of its own
+	AttrWhy    string
+	AttrParams map[int]string // *syscall.SysProcAttr parameters it puts in a group of their own: how
+	Kills      []effect       // every kill in the body, whatever its target: for Cancel = f
+	FuncIdx    int            // >= 0: returns a func whose kills are FuncKills: for Cancel = f(cmd)
+	FuncKills  []effect
+	Pipes      []pipeResult // results that are output pipes (pipe_reads.go)
 
 	held        map[int]*instance // same package only: parameters the body stores (a field)
 	cancelKills []effect          // same package only: Kills of a function that is no Cancel
@@ -38,7 +39,7 @@ func (s *summary) allKills() []effect {
 
 func (s *summary) empty() bool {
 	return len(s.Params) == 0 && len(s.PidParams) == 0 && s.Result == nil && s.ResultArg < 0 &&
-		s.AttrIdx < 0 && len(s.Kills) == 0 && s.FuncIdx < 0 && len(s.Pipes) == 0
+		s.AttrIdx < 0 && len(s.AttrParams) == 0 && len(s.Kills) == 0 && s.FuncIdx < 0 && len(s.Pipes) == 0
 }
 
 // funcFact carries a function's summary to the packages that import it.
@@ -59,6 +60,9 @@ func (f *funcFact) String() string {
 	}
 	if f.S.AttrIdx >= 0 {
 		parts = append(parts, "returns a group SysProcAttr")
+	}
+	for _, i := range sortedKeys(f.S.AttrParams) {
+		parts = append(parts, fmt.Sprintf("attr param %d: group", i))
 	}
 	for _, i := range sortedKeys(f.S.PidParams) {
 		parts = append(parts, fmt.Sprintf("pid param %d: %s", i, effects(f.S.PidParams[i])))

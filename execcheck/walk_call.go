@@ -235,6 +235,11 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 		a.setGroup(s.AttrWhy + " (from " + via + ")")
 		res[s.AttrIdx] = value{attr: a}
 	}
+	for i, why := range s.AttrParams {
+		if a := argVal(i).attr; a != nil {
+			a.setGroup(why + " (in " + via + ")")
+		}
+	}
 	s.applyPipes(res, argVal)
 	if s.FuncIdx >= 0 && s.FuncIdx < n {
 		fv := &fnVal{}

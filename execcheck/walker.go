@@ -254,6 +254,8 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 			x.param = i
 			w.pidParam[i] = x
 			w.env[p] = value{proc: x}
+		case isSysProcAttr(t):
+			w.env[p] = value{attr: &attrVal{param: i + 1, sum: w.sum}}
 		}
 	}
 	w.nres = sig.Results().Len()
