@@ -98,6 +98,13 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			}
 		}
 		return []value{{}}, true
+	case isFunctionNamed(fn, "os", "FindProcess"):
+		// The process of a pid: on Unix it always succeeds and is that
+		// pid's process, whose kills are the pid's.
+		if len(args) == 1 && args[0].pid != nil {
+			return []value{{proc: args[0].pid}, {}}, true
+		}
+		return []value{{}, {}}, true
 	case isFunctionNamed(fn, "time", "AfterFunc"):
 		if len(args) == 2 && args[1].fn != nil {
 			w.callFn(args[1].fn, nil, nil, c)

@@ -41,6 +41,7 @@ func TestFamilies(t *testing.T) {
 		"handlerlit",
 		"pipeclosed",
 		"attrparam",
+		"findprocess",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

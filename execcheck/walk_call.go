@@ -39,9 +39,13 @@ func (w *walker) call(c *ast.CallExpr) []value {
 		}
 	}
 	if fl, ok := fun.(*ast.FuncLit); ok {
-		for _, a := range c.Args {
-			w.eval(a)
+		// Called here and only here (go func(cmd *exec.Cmd) {...}(cmd)):
+		// its parameters are the arguments.
+		args := make([]value, len(c.Args))
+		for i, a := range c.Args {
+			args[i] = w.eval(a)
 		}
+		w.bindNext = args
 		w.closure(fl, false)
 		return nil
 	}

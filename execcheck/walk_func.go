@@ -37,6 +37,8 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 	if fv != nil {
 		fv.sc = sc
 	}
+	bind := w.bindNext
+	w.bindNext = nil
 	i := 0
 	for _, f := range fl.Type.Params.List {
 		names := f.Names
@@ -45,7 +47,9 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 			continue
 		}
 		for _, id := range names {
-			if obj := w.info.ObjectOf(id); obj != nil {
+			if obj := w.info.ObjectOf(id); obj != nil && i < len(bind) && (bind[i].inst != nil || bind[i].proc != nil || bind[i].pid != nil || bind[i].pipe != nil) {
+				w.env[obj] = bind[i] // the argument itself
+			} else if obj != nil {
 				sc.params[obj] = i
 				switch t := obj.Type(); {
 				case isSignal(t):

@@ -203,6 +203,7 @@ type walker struct {
 	watchAt         []effect    // receives from a context's Done (cancel_watch.go)
 	cancelFuncCalls []token.Pos // calls of a context.CancelFunc in the body walked
 	watchNext       bool        // the next function literal walked is context.AfterFunc's
+	bindNext        []value     // the next function literal walked is called with these arguments, here
 	reads           []readRec
 	nres            int // the number of results of the function being walked
 
