@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/exectest/exectest/internal/testenv"
 )
 
 type runFunc func() int
@@ -32,15 +34,22 @@ func TestVerifyTestMainProcessesOnWindows(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var cmd *exec.Cmd
 			var report strings.Builder
+			listed, seen := "", true
 			code := verifyTestMain(runFunc(func() int {
 				if leak {
 					cmd = exec.Command(exe, "-test.run=^$", "-test.bench=^BenchmarkWindowsLeak$", "-test.benchtime=30s")
 					if err := cmd.Start(); err != nil {
 						t.Fatal(err)
 					}
+					listed, seen = testenv.AwaitListed(cmd.Process.Pid, "BenchmarkWindowsLeak", 10*time.Second)
 				}
 				return 0
 			}), &report)
+			if !seen {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Skipf("leaked pid %d: not listed with its command line within 10s (last seen: %s): the premise does not hold on this machine", cmd.Process.Pid, listed)
+			}
 			if !leak {
 				if code != 0 {
 					t.Errorf("a clean passing run: got exit code %d, want 0; report:\n%s", code, report.String())

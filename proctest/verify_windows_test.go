@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/exectest/exectest/internal/backoff"
+	"github.com/exectest/exectest/internal/testenv"
 	"github.com/exectest/exectest/proctest"
 	"github.com/shirou/gopsutil/v4/process"
 )
@@ -24,12 +25,17 @@ func leakWindows(t *testing.T, tag string) *exec.Cmd {
 	}
 	// -test.run matches no test: the binary exits at once unless killed,
 	// so -test.bench runs a benchmark of nothing for as long as asked.
+	// The tag comes after "--", where the flag package stops: an unknown
+	// flag would end the process at its start.
 	//execcheck:ignore BenchmarkWindowsLeak sleeps and starts no process: nothing outlives the cleanup's kill
-	cmd := exec.Command(exe, "-test.run=^$", "-test.bench=^BenchmarkWindowsLeak$", "-test.benchtime=30s", "-exectest.leak="+tag)
+	cmd := exec.Command(exe, "-test.run=^$", "-test.bench=^BenchmarkWindowsLeak$", "-test.benchtime=30s", "--", "-exectest.leak="+tag)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if last, ok := testenv.AwaitListed(cmd.Process.Pid, "-exectest.leak="+tag, 10*time.Second); !ok {
+		t.Skipf("leaked pid %d: not listed with its command line within 10s (last seen: %s): the premise does not hold on this machine", cmd.Process.Pid, last)
+	}
 	return cmd
 }
 
