@@ -85,6 +85,8 @@ func run(pass *analysis.Pass) (any, error) {
 		called:   map[*types.Func]bool{},
 		fields:   map[*types.Var]*instance{},
 		pids:     map[*types.Var]*instance{},
+		pipes:    map[*types.Var]*instance{},
+		pipeWhat: map[*types.Var]string{},
 	}
 	ps.ignores = readIgnores(pass)
 	ps.ignores.reportBad(pass, pass.Files)
@@ -111,6 +113,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ps.exportFacts(order)
 	}
 	ps.applyKept()
+	ps.readsUnseen()
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil
 }

@@ -26,6 +26,13 @@ type readRec struct {
 	scope  int // the scope (function or closure body) of the read
 }
 
+// joinRec is a join (a WaitGroup's Wait, a receive) in the function
+// walked, in the scope it stands in (wait_aside.go).
+type joinRec struct {
+	scope int
+	what  string
+}
+
 // noteRead records a read of x's pipe until EOF where the walk stands.
 func (w *walker) noteRead(x *instance) {
 	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id})
@@ -34,7 +41,8 @@ func (w *walker) noteRead(x *instance) {
 // join marks the reads in goroutines so far as finished: the walk is at
 // a WaitGroup's (or an errgroup's) Wait, or a receive from a channel,
 // outside any goroutine.
-func (w *walker) joinReads() {
+func (w *walker) joinReads(e ast.Expr) {
+	w.joins = append(w.joins, joinRec{scope: w.cur.id, what: types.ExprString(e) + " at " + w.ps.where(e.Pos())})
 	if w.inGo > 0 {
 		return
 	}

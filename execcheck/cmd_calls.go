@@ -176,12 +176,16 @@ func (w *walker) readToEOFBy(v value, by string) {
 	if r.p.ReadPipe {
 		return
 	}
-	name := "StdoutPipe"
-	if v.what == "stderr" {
-		name = "StderrPipe"
+	what, name := v.what, "StdoutPipe()"
+	switch what {
+	case "stderr":
+		name = "StderrPipe()"
+	case "":
+		// A field read before the walk came to what was stored in it.
+		what, name = "the output", "StdoutPipe() or StderrPipe()"
 	}
 	r.p.ReadPipe = true
-	r.p.ReadWhy = fmt.Sprintf("%s is read from %s() until EOF (%s), which WaitDelay does not close", v.what, name, by)
+	r.p.ReadWhy = fmt.Sprintf("%s is read from %s until EOF (%s), which WaitDelay does not close", what, name, by)
 }
 
 // policy handles cancelpolicy.Run, Start and Apply.

@@ -42,6 +42,8 @@ func TestFamilies(t *testing.T) {
 		"pipeclosed",
 		"attrparam",
 		"findprocess",
+		"pipekept",
+		"pipereturned",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

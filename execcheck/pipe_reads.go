@@ -77,6 +77,9 @@ func (w *walker) pipeResults(s *summary) {
 			continue
 		}
 		r := v.pipe.root()
+		if w.curFn == nil {
+			w.ps.pipeOuts = append(w.ps.pipeOuts, pipeOut{pipe: r, what: v.what, fn: w.fn})
+		}
 		switch {
 		case r == made:
 			s.Pipes = append(s.Pipes, pipeResult{Idx: i, What: v.what, Param: -1})

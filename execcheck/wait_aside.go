@@ -12,8 +12,10 @@ package execcheck
 // after Wait), which ends the reads: a descendant holding the pipe keeps
 // neither Wait nor the reads waiting. A Wait that comes after the reads
 // (in the same goroutine, or after a join) waits for the pipe's EOF
-// (cancel_armed.go: WaitLate); one started later (in a Close) leaves the
-// reads waiting until then, as if there were none.
+// (cancel_armed.go: WaitLate), and so does one the goroutine reaches
+// only after a join (a WaitGroup's Wait, a receive: it may wait for the
+// readers); one started later (in a Close) leaves the reads waiting
+// until then, as if there were none.
 
 import (
 	"go/ast"
@@ -27,6 +29,12 @@ import (
 func (w *walker) waitedAside(r *instance, c *ast.CallExpr) {
 	for _, rd := range w.reads {
 		if rd.inst.root() == r {
+			return
+		}
+	}
+	for _, j := range w.joins {
+		if j.scope == w.cur.id && r.p.WaitLate == "" {
+			r.p.WaitLate = "cmd.Wait (" + w.ps.where(c.Pos()) + ") runs in a goroutine, but only after a join (" + j.what + ") that may wait for the reads: taken as a Wait after them, which last while any process holds the pipe"
 			return
 		}
 	}

@@ -58,7 +58,7 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	}
 	fn, _ := typeutil.Callee(w.info, c).(*types.Func)
 	if isJoin(fn) {
-		defer w.joinReads()
+		defer w.joinReads(c)
 	}
 	var recv value
 	var recvExpr ast.Expr

@@ -56,7 +56,7 @@ func (w *walker) eval(e ast.Expr) value {
 			return value{}
 		case token.ARROW:
 			if w.isReceive(e) {
-				w.joinReads()
+				w.joinReads(e)
 			}
 			w.watchDone(e)
 			return v
@@ -151,6 +151,9 @@ func (w *walker) globalValue(o *types.Var) value {
 	if keepsProc(o.Type()) {
 		return w.keptValue(o)
 	}
+	if v, ok := w.keptPipe(o); ok {
+		return v
+	}
 	return value{}
 }
 
@@ -183,6 +186,9 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 		}
 		if keepsProc(f.Type()) {
 			return w.keptValue(f)
+		}
+		if v, ok := w.keptPipe(f); ok {
+			return v
 		}
 		if isContext(f.Type()) {
 			return w.ctxFieldRead(e, f)
@@ -228,6 +234,7 @@ func (w *walker) composite(e *ast.CompositeLit) value {
 					switch {
 					case holdsCmd(f.Type()) && v.inst != nil:
 						join(w.ps.field(f), v.inst)
+					case w.keepPipe(f, v):
 					default:
 						w.keepProc(f, v)
 					}

@@ -367,7 +367,9 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			}
 		default:
 			w.eval(l.X)
-			w.keepProc(f, v)
+			if !w.keepPipe(f, v) {
+				w.keepProc(f, v)
+			}
 		}
 	case *ast.IndexExpr:
 		c := w.eval(l.X)
@@ -393,7 +395,9 @@ func (w *walker) global(gv *types.Var, v value) {
 			w.escape(v.inst, "stored in "+gv.Pkg().Name()+"."+gv.Name())
 		}
 	case gv.Pkg() == w.ps.pass.Pkg:
-		w.keepProc(gv, v)
+		if !w.keepPipe(gv, v) {
+			w.keepProc(gv, v)
+		}
 	}
 }
 

@@ -37,6 +37,9 @@ type pkgState struct {
 	called       map[*types.Func]bool       // functions called in the package
 	fields       map[*types.Var]*instance   // fields and package variables holding commands
 	pids         map[*types.Var]*instance   // fields and package variables holding a command's pid
+	pipes        map[*types.Var]*instance   // fields and package variables holding a command's output pipe (pipe_kept.go)
+	pipeWhat     map[*types.Var]string      // which pipe: "stdout" or "stderr"
+	pipeOuts     []pipeOut                  // pipes functions return (pipe_kept.go)
 	files        map[*types.Var]*fileState  // what the variables of interface type are assigned (file_vars.go)
 	kept         []keptIn                   // commands whose pid a field shared by several holds (pid_shared.go)
 	setInClosure map[types.Object]token.Pos // locals a function literal sets (state_guard.go)
@@ -191,7 +194,8 @@ type walker struct {
 	untilDone   []string    // after a select that returns once the command ended: the kills wait on it (state_guard.go)
 	finished    []*instance // commands whose run or Wait came before, in the function walked (state_guard.go)
 
-	results []value // returned, per result index (merged)
+	joins   []joinRec // the joins walked so far (wait_aside.go)
+	results []value   // returned, per result index (merged)
 	retAttr []*attrVal
 
 	curFn   *fnVal    // the closure being walked, if any: its results
