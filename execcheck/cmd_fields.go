@@ -75,10 +75,7 @@ func (w *walker) assignCmdField(l *ast.SelectorExpr, sel *types.Selection, f *ty
 		why := fmt.Sprintf("%s = true", types.ExprString(l))
 		if in, ok := ast.Unparen(l.X).(*ast.SelectorExpr); ok && in.Sel.Name == "SysProcAttr" {
 			if x := w.eval(in.X).inst; x != nil {
-				rt := x.root()
-				if !rt.p.Group {
-					rt.p.Group, rt.p.GroupWhy = true, why
-				}
+				x.root().p.setGroup(why, w.groupArm(x))
 				return true
 			}
 		}
@@ -146,8 +143,8 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 		switch {
 		case v.attr != nil:
 			v.attr.insts = append(v.attr.insts, x)
-			if v.attr.group && !p.Group {
-				p.Group, p.GroupWhy = true, v.attr.why
+			if v.attr.group {
+				p.setGroup(v.attr.why, w.groupArm(x))
 			}
 			p.GroupUnknown = p.GroupUnknown || v.attr.unknown
 		case r != nil && isNil(w.info, r):

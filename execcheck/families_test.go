@@ -44,6 +44,7 @@ func TestFamilies(t *testing.T) {
 		"findprocess",
 		"pipekept",
 		"pipereturned",
+		"groupbranch",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -91,4 +92,23 @@ func TestTestBinaryLeaf(t *testing.T) {
 	for line := range want {
 		t.Errorf("site at line %d: got none, want one", line)
 	}
+}
+
+// TestGroupOnOneArm: a group kill that comes only on one arm of a
+// branch, for a command that gets its group only on one arm of another,
+// makes the site unknown, saying both, rather than ok.
+func TestGroupOnOneArm(t *testing.T) {
+	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/groupbranch")
+	want := "syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) (in processKill) comes only on one arm of the branch at groupbranch.go:39, and the command gets a process group of its own only on one arm of the branch at groupbranch.go:19 (SysProcAttr{Setpgid: true} (in setAttr)): execcheck cannot tell whether the two go together"
+	for _, r := range res {
+		for _, s := range r.Result.(*execcheck.Result).Sites {
+			if s.Posn.Line == 36 {
+				if s.Class != execcheck.Unknown || s.Reason != want {
+					t.Errorf("Job's site: got %s: %s, want unknown: %s", s.Class, s.Reason, want)
+				}
+				return
+			}
+		}
+	}
+	t.Errorf("Job's site at line 36: got none, want it unknown")
 }

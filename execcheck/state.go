@@ -31,6 +31,7 @@ type effect struct {
 	Disposal bool   // the cleanup of a failed set-up step, not a cancel: setup_kill.go
 	NoWait   bool   // a disposal whose arm returns without waiting for the command
 	OnResult string // it runs only on this result of Wait, not after every Wait: wait_result.go
+	OnChoice string // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one
@@ -148,6 +149,7 @@ type props struct {
 	Group        bool // Setpgid or Setsid
 	GroupUnknown bool // SysProcAttr from where execcheck cannot see
 	GroupWhy     string
+	GroupArm     string // the group is set only on an arm of the branch here (group_branch.go)
 
 	WaitDelay    bool
 	WaitDelayWhy string
@@ -193,8 +195,8 @@ func (p *props) empty() bool {
 // merge adds q's knowledge to p.
 func (p *props) merge(q *props) {
 	p.Creations = append(p.Creations, q.Creations...)
-	if q.Group && !p.Group {
-		p.Group, p.GroupWhy = true, q.GroupWhy
+	if q.Group {
+		p.setGroup(q.GroupWhy, q.GroupArm)
 	}
 	p.GroupUnknown = p.GroupUnknown || q.GroupUnknown
 	if q.WaitDelay && !p.WaitDelay {

@@ -110,7 +110,8 @@ func (p *props) brief() string {
 		}
 	}
 	add(len(p.Creations) > 0, fmt.Sprintf("made(%d)", len(p.Creations)))
-	add(p.Group, "group")
+	add(p.Group && p.GroupArm == "", "group")
+	add(p.GroupArm != "", "group(one arm)")
 	add(p.GroupUnknown, "group?")
 	add(p.WaitDelay, "waitdelay")
 	add(p.CopyPipe, "copypipe")

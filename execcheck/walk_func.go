@@ -76,6 +76,9 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 		}
 	}
 	prevCur, prevBranch, prevFn, prevRes, prevLoops, prevUntil := w.cur, w.branch, w.curFn, w.nres, w.loops, w.untilDone
+	prevOuter := w.outerBranch
+	w.outerBranch = append(append([]branchStep(nil), w.outerBranch...), w.branch...)
+	defer func() { w.outerBranch = prevOuter }()
 	w.cur, w.branch, w.curFn, w.nres, w.loops, w.untilDone = sc, nil, fv, nres, 0, nil
 	watch := w.enterWatch(fl.Body)
 	w.block(fl.Body.List)
@@ -114,7 +117,8 @@ func (w *walker) callFn(f *fnVal, args []value, argExprs []ast.Expr, c *ast.Call
 			}
 		}
 		e := t.e
-		e.scope, e.branch = w.here(e).scope, w.here(e).branch
+		h := w.here(e)
+		e.scope, e.branch, e.OnChoice = h.scope, h.branch, h.OnChoice
 		cs := -1
 		if t.closureSig >= 0 {
 			if t.closureSig < len(argExprs) {

@@ -190,9 +190,10 @@ type walker struct {
 	cancelSeen  []string  // calls in that closure execcheck cannot follow
 	deferTo     *fnVal    // walking a closure whose kills wait for its call
 	branch      []branchStep
-	pgidGone    []*instance // on an arm where these commands' Getpgid failed (pgid_fallback.go)
-	untilDone   []string    // after a select that returns once the command ended: the kills wait on it (state_guard.go)
-	finished    []*instance // commands whose run or Wait came before, in the function walked (state_guard.go)
+	outerBranch []branchStep // the arms the function literals being walked stand in (group_branch.go)
+	pgidGone    []*instance  // on an arm where these commands' Getpgid failed (pgid_fallback.go)
+	untilDone   []string     // after a select that returns once the command ended: the kills wait on it (state_guard.go)
+	finished    []*instance  // commands whose run or Wait came before, in the function walked (state_guard.go)
 
 	joins   []joinRec // the joins walked so far (wait_aside.go)
 	results []value   // returned, per result index (merged)
@@ -381,5 +382,8 @@ func (w *walker) finish(sig *types.Signature) {
 func (w *walker) here(e effect) effect {
 	e.scope = w.cur.id
 	e.branch = append([]branchStep(nil), w.branch...)
+	if e.OnChoice == "" {
+		e.OnChoice = w.onChoice()
+	}
 	return e
 }
