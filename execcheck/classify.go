@@ -42,6 +42,16 @@ func reachOf(effs []effect, p *props) reach {
 	var r reach
 	var groupKills, directs, jobs []effect
 	for _, e := range effs {
+		if e.Group && p.GroupArm != "" && !p.GroupUnknown && !e.Unknown {
+			if direct, unknown := groupAbsent(e, p); direct != "" {
+				e.Why = direct
+				directs = append(directs, e)
+				continue
+			} else if unknown != "" {
+				r.unknown = cmp.Or(r.unknown, unknown)
+				continue
+			}
+		}
 		switch {
 		case e.Unknown:
 			if r.unknown == "" {
@@ -50,13 +60,6 @@ func reachOf(effs []effect, p *props) reach {
 		case e.Sig == sigProbe:
 		case e.Group && !p.Group && !p.GroupUnknown:
 			e.Why += ", but the command has no process group of its own (no Setpgid or Setsid)"
-			directs = append(directs, e)
-		case e.Group && p.GroupArm != "" && !p.GroupUnknown && e.OnChoice != "":
-			if r.unknown == "" {
-				r.unknown = e.Why + " comes only on one arm of the branch at " + e.OnChoice + ", and the command gets a process group of its own only on one arm of the branch at " + p.GroupArm + " (" + p.GroupWhy + "): execcheck cannot tell whether the two go together"
-			}
-		case e.Group && p.GroupArm != "" && !p.GroupUnknown:
-			e.Why += ", but the command gets a process group of its own only on one arm of the branch at " + p.GroupArm + " (" + p.GroupWhy + "): on the others the kill reaches nothing"
 			directs = append(directs, e)
 		case e.Group && (e.Sig == sigKill || e.Sig == sigOther):
 			groupKills = append(groupKills, e)

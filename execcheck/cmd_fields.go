@@ -75,7 +75,8 @@ func (w *walker) assignCmdField(l *ast.SelectorExpr, sel *types.Selection, f *ty
 		why := fmt.Sprintf("%s = true", types.ExprString(l))
 		if in, ok := ast.Unparen(l.X).(*ast.SelectorExpr); ok && in.Sel.Name == "SysProcAttr" {
 			if x := w.eval(in.X).inst; x != nil {
-				x.root().p.setGroup(why, w.groupArm(x))
+				arm, keys := w.groupArm(x)
+				x.root().p.setGroup(why, arm, keys)
 				return true
 			}
 		}
@@ -144,7 +145,8 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 		case v.attr != nil:
 			v.attr.insts = append(v.attr.insts, x)
 			if v.attr.group {
-				p.setGroup(v.attr.why, w.groupArm(x))
+				arm, keys := w.groupArm(x)
+				p.setGroup(v.attr.why, arm, keys)
 			}
 			p.GroupUnknown = p.GroupUnknown || v.attr.unknown
 		case r != nil && isNil(w.info, r):

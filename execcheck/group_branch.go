@@ -10,16 +10,21 @@ package execcheck
 // == nil`) and on the command (`if cmd != nil`) choose how, not whether.
 
 import (
+	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // groupArm is where the walk stands on an arm of a branch that came
 // after x came into the function walked (as a parameter, a field, or
-// where it was made here), for a group x gets there; "" when it stands
-// on none.
-func (w *walker) groupArm(x *instance) string {
+// where it was made here), for a group x gets there, with the settings
+// that branch tests (condKeys); "" when it stands on none.
+func (w *walker) groupArm(x *instance) (string, []string) {
 	since := token.NoPos
 	if d := w.ps.decls[w.fn]; d != nil {
 		for _, lc := range x.root().local {
@@ -30,10 +35,10 @@ func (w *walker) groupArm(x *instance) string {
 	}
 	for _, b := range w.branch {
 		if !b.rest && b.node.Pos() > since && !w.choosesHow(b.node) {
-			return w.ps.where(b.node.Pos())
+			return w.ps.where(b.node.Pos()), w.condKeys(b.node)
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // choosesHow reports whether the branch at node tests the platform (a
@@ -91,22 +96,41 @@ func isPkgName(info *types.Info, e ast.Expr, path string) bool {
 }
 
 // setGroup records that the command gets a group of its own (why), on
-// the arm at arm ("" for always). A group that is always there wins
-// over one on an arm.
-func (p *props) setGroup(why, arm string) {
+// the arm at arm ("" for always) of a branch testing keys. A group that
+// is always there wins over one on an arm.
+func (p *props) setGroup(why, arm string, keys []string) {
 	switch {
 	case !p.Group:
-		p.Group, p.GroupWhy, p.GroupArm = true, why, arm
+		p.Group, p.GroupWhy, p.GroupArm, p.GroupKeys = true, why, arm, keys
 	case p.GroupArm != "" && arm == "":
-		p.GroupWhy, p.GroupArm = why, ""
+		p.GroupWhy, p.GroupArm, p.GroupKeys = why, "", nil
 	}
+}
+
+// groupAbsent says, for a group kill e of a command that gets its group
+// on one arm only, why e may come when there is none (direct), or why
+// execcheck cannot tell (unknown); both "" when the group is there
+// whenever e comes: e stands on an arm of a branch testing a setting
+// the group's branch tests too (a map key, a field: "timeout").
+func groupAbsent(e effect, p *props) (direct, unknown string) {
+	arm := "only on one arm of the branch at " + p.GroupArm + " (" + p.GroupWhy + ")"
+	if e.OnChoice == "" {
+		return e.Why + ", but the command gets a process group of its own " + arm + ": on the others the kill reaches nothing", ""
+	}
+	switch {
+	case len(e.ChoiceKeys) == 0 || len(p.GroupKeys) == 0:
+		return "", e.Why + " comes only on one arm of the branch at " + e.OnChoice + ", and the command gets a process group of its own " + arm + ": execcheck cannot tell whether the two go together"
+	case !slices.ContainsFunc(e.ChoiceKeys, func(k string) bool { return slices.Contains(p.GroupKeys, k) }):
+		return fmt.Sprintf("%s, which comes when the branch at %s tests %s, but the command gets a process group of its own %s, which tests %s: without it the kill reaches nothing", e.Why, e.OnChoice, strings.Join(e.ChoiceKeys, ", "), arm, strings.Join(p.GroupKeys, ", ")), ""
+	}
+	return "", ""
 }
 
 // onChoice is where the walk stands on an arm of an if or a switch on
 // the program's own state (a setting, a flag), not on a context, an
 // error or the platform: a kill there may come only with a group set on
 // a matching arm; "" when it stands on none.
-func (w *walker) onChoice() string {
+func (w *walker) onChoice() (string, []string) {
 	for _, b := range append(append([]branchStep(nil), w.outerBranch...), w.branch...) {
 		if b.rest || w.choosesHow(b.node) {
 			continue
@@ -123,9 +147,9 @@ func (w *walker) onChoice() string {
 		if cond == nil || w.testsRun(cond) {
 			continue
 		}
-		return w.ps.where(b.node.Pos())
+		return w.ps.where(b.node.Pos()), w.condKeys(b.node)
 	}
-	return ""
+	return "", nil
 }
 
 // testsRun reports whether e reads a context, an error or a command's
@@ -142,4 +166,79 @@ func (w *walker) testsRun(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// condKeys are the settings the condition of the if or switch at node
+// reads: the constant keys of the maps it indexes ("timeout") and the
+// fields it selects (Timeout), followed through the locals it reads to
+// what they were assigned in the function, a few steps deep.
+func (w *walker) condKeys(node ast.Node) []string {
+	var cond ast.Expr
+	switch s := node.(type) {
+	case *ast.IfStmt:
+		cond = s.Cond
+	case *ast.SwitchStmt:
+		cond = s.Tag
+	}
+	if cond == nil {
+		return nil
+	}
+	var keys []string
+	seen := map[types.Object]bool{}
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.IndexExpr:
+				if tv, ok := w.info.Types[n.Index]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+					keys = append(keys, strconv.Quote(constant.StringVal(tv.Value)))
+				}
+			case *ast.SelectorExpr:
+				if sel := w.info.Selections[n]; sel != nil && sel.Kind() == types.FieldVal {
+					keys = append(keys, n.Sel.Name)
+				}
+			case *ast.Ident:
+				if v, ok := w.info.Uses[n].(*types.Var); ok && !v.IsField() && !seen[v] && depth > 0 {
+					seen[v] = true
+					for _, rhs := range w.assignedTo(v) {
+						visit(rhs, depth-1)
+					}
+				}
+			}
+			return true
+		})
+	}
+	visit(cond, 3)
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// assignedTo lists what the local v is assigned in the declared function
+// walked (for a tuple assignment from one call, that call).
+func (w *walker) assignedTo(v *types.Var) []ast.Expr {
+	d := w.ps.decls[w.fn]
+	if d == nil || d.Body == nil || v.Pos() < d.Pos() || v.Pos() >= d.End() {
+		return nil
+	}
+	var out []ast.Expr
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || w.info.ObjectOf(id) != v {
+				continue
+			}
+			switch {
+			case len(as.Rhs) == len(as.Lhs):
+				out = append(out, as.Rhs[i])
+			case len(as.Rhs) == 1:
+				out = append(out, as.Rhs[0])
+			}
+		}
+		return true
+	})
+	return out
 }

@@ -22,16 +22,17 @@ const (
 // process group (kill(-pid)). Unknown says a call execcheck cannot follow
 // stands where a kill might be.
 type effect struct {
-	Group    bool
-	Sig      sigKind
-	SigParam int // >= 0: the signal is this parameter of the function summarized; Sig unused
-	Unknown  bool
-	Why      string
-	Watch    bool   // it comes with the cancel of a context: cancel_watch.go
-	Disposal bool   // the cleanup of a failed set-up step, not a cancel: setup_kill.go
-	NoWait   bool   // a disposal whose arm returns without waiting for the command
-	OnResult string // it runs only on this result of Wait, not after every Wait: wait_result.go
-	OnChoice string // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
+	Group      bool
+	Sig        sigKind
+	SigParam   int // >= 0: the signal is this parameter of the function summarized; Sig unused
+	Unknown    bool
+	Why        string
+	Watch      bool     // it comes with the cancel of a context: cancel_watch.go
+	Disposal   bool     // the cleanup of a failed set-up step, not a cancel: setup_kill.go
+	NoWait     bool     // a disposal whose arm returns without waiting for the command
+	OnResult   string   // it runs only on this result of Wait, not after every Wait: wait_result.go
+	OnChoice   string   // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
+	ChoiceKeys []string // the settings that branch tests
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one
@@ -149,7 +150,8 @@ type props struct {
 	Group        bool // Setpgid or Setsid
 	GroupUnknown bool // SysProcAttr from where execcheck cannot see
 	GroupWhy     string
-	GroupArm     string // the group is set only on an arm of the branch here (group_branch.go)
+	GroupArm     string   // the group is set only on an arm of the branch here (group_branch.go)
+	GroupKeys    []string // the settings that branch tests
 
 	WaitDelay    bool
 	WaitDelayWhy string
@@ -196,7 +198,7 @@ func (p *props) empty() bool {
 func (p *props) merge(q *props) {
 	p.Creations = append(p.Creations, q.Creations...)
 	if q.Group {
-		p.setGroup(q.GroupWhy, q.GroupArm)
+		p.setGroup(q.GroupWhy, q.GroupArm, q.GroupKeys)
 	}
 	p.GroupUnknown = p.GroupUnknown || q.GroupUnknown
 	if q.WaitDelay && !p.WaitDelay {

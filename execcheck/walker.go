@@ -383,7 +383,7 @@ func (w *walker) here(e effect) effect {
 	e.scope = w.cur.id
 	e.branch = append([]branchStep(nil), w.branch...)
 	if e.OnChoice == "" {
-		e.OnChoice = w.onChoice()
+		e.OnChoice, e.ChoiceKeys = w.onChoice()
 	}
 	return e
 }

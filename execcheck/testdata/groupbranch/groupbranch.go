@@ -78,3 +78,57 @@ func MadeOnArm(ctx context.Context, command string, shell bool) ([]byte, error) 
 	cmd.WaitDelay = time.Second
 	return cmd.Output()
 }
+
+func setAttrForTimeout(cmd *exec.Cmd, config map[string]string) { // want setAttrForTimeout:`execcheck\[param 0: \[group\(one arm\)\]\]`
+	if config["timeout"] != "" {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
+}
+
+// TimedAsUser: the kill comes when a timeout is set, the group when su
+// is: a job with a timeout and no su keeps its group running.
+func TimedAsUser(command string, config map[string]string) ([]byte, error) {
+	cmd := exec.Command("/bin/sh", "-c", command)
+	setAttr(cmd, config)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\) \(in processKill\), which comes when the branch at groupbranch.go:\d+ tests "timeout", but the command gets a process group of its own only on one arm of the branch at groupbranch.go:19 \(SysProcAttr\{Setpgid: true\} \(in setAttr\)\), which tests "su": without it the kill reaches nothing\)`
+		return nil, err
+	}
+	jobTimeout := config["timeout"]
+	if jobTimeout != "" {
+		d, err := time.ParseDuration(jobTimeout)
+		if err != nil {
+			return nil, err
+		}
+		t := time.AfterFunc(d, func() { processKill(cmd) })
+		defer t.Stop()
+	}
+	err := cmd.Wait()
+	return out.Bytes(), err
+}
+
+// Timed: the group and the kill both come with a timeout.
+func Timed(command string, config map[string]string) ([]byte, error) {
+	cmd := exec.Command("/bin/sh", "-c", command)
+	setAttrForTimeout(cmd, config)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	var jt time.Duration
+	if s := config["timeout"]; s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return nil, err
+		}
+		jt = d
+	}
+	if jt != 0 {
+		t := time.AfterFunc(jt, func() { processKill(cmd) })
+		defer t.Stop()
+	}
+	err := cmd.Wait()
+	return out.Bytes(), err
+}
