@@ -102,6 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ps.scanFileVars() // after decls: a function's file results are read from its body
+	ps.scanCmdFuncs()
 	for _, fn := range order {
 		if _, done := ps.sums[fn]; !done {
 			ps.walkFunc(fn, ps.decls[fn])

@@ -42,6 +42,9 @@ func reachOf(effs []effect, p *props) reach {
 	var r reach
 	var groupKills, directs, jobs []effect
 	for _, e := range effs {
+		if e.GroupTest == 2 && p.Group && p.GroupArm == "" || e.GroupTest == 1 && !p.Group && !p.GroupUnknown {
+			continue // on the arm of `if cmd.SysProcAttr.Setpgid` the command does not take
+		}
 		if e.Group && p.GroupArm != "" && !p.GroupUnknown && !e.Unknown {
 			if direct, unknown := groupAbsent(e, p); direct != "" {
 				e.Why = direct

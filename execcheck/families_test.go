@@ -45,6 +45,7 @@ func TestFamilies(t *testing.T) {
 		"pipekept",
 		"pipereturned",
 		"groupbranch",
+		"cmdfunc",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

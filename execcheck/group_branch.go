@@ -242,3 +242,35 @@ func (w *walker) assignedTo(v *types.Var) []ast.Expr {
 	})
 	return out
 }
+
+// groupTest is, for a kill on an arm of an if that tests a SysProcAttr's
+// Setpgid or Setsid (`if cmd.SysProcAttr != nil &&
+// cmd.SysProcAttr.Setpgid { kill(-pid); return }; Kill()`), 1 on the
+// arm taken when the command has a group, 2 on the other; 0 elsewhere.
+func (w *walker) groupTest() int {
+	steps := append(append([]branchStep(nil), w.outerBranch...), w.branch...)
+	for i := len(steps) - 1; i >= 0; i-- {
+		b := steps[i]
+		ifs, ok := b.node.(*ast.IfStmt)
+		if !ok || !w.testsGroupFlag(ifs.Cond) {
+			continue
+		}
+		if b.arm == 0 && !b.rest {
+			return 1
+		}
+		return 2
+	}
+	return 0
+}
+
+// testsGroupFlag reports whether cond holds only when a SysProcAttr's
+// Setpgid or Setsid is set: that flag, or a && with it.
+func (w *walker) testsGroupFlag(cond ast.Expr) bool {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.SelectorExpr:
+		return (c.Sel.Name == "Setpgid" || c.Sel.Name == "Setsid") && isSysProcAttr(w.info.TypeOf(c.X))
+	case *ast.BinaryExpr:
+		return c.Op == token.LAND && (w.testsGroupFlag(c.X) || w.testsGroupFlag(c.Y))
+	}
+	return false
+}

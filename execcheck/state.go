@@ -33,6 +33,7 @@ type effect struct {
 	OnResult   string   // it runs only on this result of Wait, not after every Wait: wait_result.go
 	OnChoice   string   // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
 	ChoiceKeys []string // the settings that branch tests
+	GroupTest  int      // on an arm of an if testing the command's Setpgid: 1 the arm with a group, 2 the other (group_branch.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one

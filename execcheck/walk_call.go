@@ -93,6 +93,11 @@ func (w *walker) call(c *ast.CallExpr) []value {
 			if methodOf(v.fn.named, "os/exec", "Cmd") && v.fn.recvExpr != nil {
 				return w.cmdMethod(c, v.fn.named.Name(), v.fn.recv, v.fn.recvExpr, true)
 			}
+			if isFunctionNamed(v.fn.named, "os/exec", "Command", "CommandContext") {
+				// exec.Command kept in a variable or field (cmd_funcs.go).
+				vals, _ := w.knownCall(c, v.fn.named, value{}, nil, false, args)
+				return vals
+			}
 			if v.fn.named != nil {
 				if s := w.ps.summaryOf(v.fn.named); s != nil {
 					return w.apply(s, v.fn.named, c, args)

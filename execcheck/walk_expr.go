@@ -154,6 +154,9 @@ func (w *walker) globalValue(o *types.Var) value {
 	if v, ok := w.keptPipe(o); ok {
 		return v
 	}
+	if v, ok := w.cmdFuncValue(o); ok {
+		return v
+	}
 	return value{}
 }
 
@@ -188,6 +191,9 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 			return w.keptValue(f)
 		}
 		if v, ok := w.keptPipe(f); ok {
+			return v
+		}
+		if v, ok := w.cmdFuncValue(f); ok {
 			return v
 		}
 		if isContext(f.Type()) {

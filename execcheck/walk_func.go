@@ -118,7 +118,7 @@ func (w *walker) callFn(f *fnVal, args []value, argExprs []ast.Expr, c *ast.Call
 		}
 		e := t.e
 		h := w.here(e)
-		e.scope, e.branch, e.OnChoice, e.ChoiceKeys = h.scope, h.branch, h.OnChoice, h.ChoiceKeys
+		e.scope, e.branch, e.OnChoice, e.ChoiceKeys, e.GroupTest = h.scope, h.branch, h.OnChoice, h.ChoiceKeys, h.GroupTest
 		cs := -1
 		if t.closureSig >= 0 {
 			if t.closureSig < len(argExprs) {

@@ -40,6 +40,7 @@ type pkgState struct {
 	pipes        map[*types.Var]*instance   // fields and package variables holding a command's output pipe (pipe_kept.go)
 	pipeWhat     map[*types.Var]string      // which pipe: "stdout" or "stderr"
 	pipeOuts     []pipeOut                  // pipes functions return (pipe_kept.go)
+	cmdFuncs     map[*types.Var]*types.Func // variables and fields assigned exec.Command (cmd_funcs.go)
 	files        map[*types.Var]*fileState  // what the variables of interface type are assigned (file_vars.go)
 	kept         []keptIn                   // commands whose pid a field shared by several holds (pid_shared.go)
 	setInClosure map[types.Object]token.Pos // locals a function literal sets (state_guard.go)
@@ -384,6 +385,9 @@ func (w *walker) here(e effect) effect {
 	e.branch = append([]branchStep(nil), w.branch...)
 	if e.OnChoice == "" {
 		e.OnChoice, e.ChoiceKeys = w.onChoice()
+	}
+	if e.GroupTest == 0 {
+		e.GroupTest = w.groupTest()
 	}
 	return e
 }
