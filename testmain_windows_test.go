@@ -37,6 +37,7 @@ func TestVerifyTestMainProcessesOnWindows(t *testing.T) {
 			listed, seen := "", true
 			code := verifyTestMain(runFunc(func() int {
 				if leak {
+					//execcheck:ignore BenchmarkWindowsLeak sleeps and starts no process: nothing outlives the kill
 					cmd = exec.Command(exe, "-test.run=^$", "-test.bench=^BenchmarkWindowsLeak$", "-test.benchtime=30s")
 					if err := cmd.Start(); err != nil {
 						t.Fatal(err)
