@@ -32,15 +32,15 @@ func (w *walker) watching(e effect) bool {
 			return true
 		}
 	}
-	return len(w.cancelFuncCalls) > 0
+	return w.callsCancel
 }
 
-// cancelFuncCalls lists the calls of a context.CancelFunc in body, not in
+// callsCancelIn reports whether body calls a context.CancelFunc, outside
 // the function literals inside it.
-func (w *walker) cancelFuncCallsIn(body *ast.BlockStmt) []token.Pos {
-	var out []token.Pos
+func (w *walker) callsCancelIn(body *ast.BlockStmt) bool {
+	found := false
 	if body == nil {
-		return nil
+		return false
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -48,26 +48,26 @@ func (w *walker) cancelFuncCallsIn(body *ast.BlockStmt) []token.Pos {
 			return false
 		case *ast.CallExpr:
 			if t := w.info.TypeOf(n.Fun); t != nil && isTypeNamed(t, "context", "CancelFunc") {
-				out = append(out, n.Pos())
+				found = true
 			}
 		}
-		return true
+		return !found
 	})
-	return out
+	return found
 }
 
 // scopeWatch is the watch state of the function or closure walked,
 // saved while a closure inside it is walked.
 type scopeWatch struct {
 	at    []effect
-	calls []token.Pos
+	calls bool
 }
 
 // enterWatch starts the watch state of a body: nothing watched yet, or,
 // for the function given to context.AfterFunc (watchNext), all of it.
 func (w *walker) enterWatch(body *ast.BlockStmt) scopeWatch {
-	prev := scopeWatch{w.watchAt, w.cancelFuncCalls}
-	w.watchAt, w.cancelFuncCalls = nil, w.cancelFuncCallsIn(body)
+	prev := scopeWatch{w.watchAt, w.callsCancel}
+	w.watchAt, w.callsCancel = nil, w.callsCancelIn(body)
 	if w.watchNext {
 		w.watchAt = []effect{w.here(effect{})}
 		w.watchNext = false
@@ -75,4 +75,4 @@ func (w *walker) enterWatch(body *ast.BlockStmt) scopeWatch {
 	return prev
 }
 
-func (w *walker) leaveWatch(prev scopeWatch) { w.watchAt, w.cancelFuncCalls = prev.at, prev.calls }
+func (w *walker) leaveWatch(prev scopeWatch) { w.watchAt, w.callsCancel = prev.at, prev.calls }

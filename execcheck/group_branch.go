@@ -34,32 +34,19 @@ func (w *walker) groupArm(x *instance) (string, []string) {
 		}
 	}
 	for _, b := range w.branch {
-		if !b.rest && b.node.Pos() > since && !w.choosesHow(b.node) {
-			return w.ps.where(b.node.Pos()), w.condKeys(b.node)
+		if !b.rest && b.node.Pos() > since && !w.choosesHow(b) {
+			return w.ps.where(b.node.Pos()), w.condKeys(armConds(b))
 		}
 	}
 	return "", nil
 }
 
-// choosesHow reports whether the branch at node tests the platform (a
+// choosesHow reports whether the arm b tests the platform (a
 // constant, runtime.GOOS), a SysProcAttr or the command itself (`if cmd
 // != nil`): its arms set the group each their own way, or set it on the
 // command there is, not whether there is one.
-func (w *walker) choosesHow(node ast.Node) bool {
-	var tests []ast.Expr
-	switch s := node.(type) {
-	case *ast.IfStmt:
-		tests = []ast.Expr{s.Cond}
-	case *ast.SwitchStmt:
-		if s.Tag != nil {
-			tests = []ast.Expr{s.Tag}
-		}
-		for _, c := range s.Body.List {
-			tests = append(tests, c.(*ast.CaseClause).List...)
-		}
-	default:
-		return false
-	}
+func (w *walker) choosesHow(b branchStep) bool {
+	tests := armConds(b)
 	for _, t := range tests {
 		if tv, ok := w.info.Types[t]; ok && tv.Value != nil {
 			return true
@@ -132,22 +119,14 @@ func groupAbsent(e effect, p *props) (direct, unknown string) {
 // a matching arm; "" when it stands on none.
 func (w *walker) onChoice() (string, []string) {
 	for _, b := range append(append([]branchStep(nil), w.outerBranch...), w.branch...) {
-		if b.rest || w.choosesHow(b.node) {
+		if b.rest || w.choosesHow(b) {
 			continue
 		}
-		var cond ast.Expr
-		switch s := b.node.(type) {
-		case *ast.IfStmt:
-			cond = s.Cond
-		case *ast.SwitchStmt:
-			cond = s.Tag
-		default:
+		conds := armConds(b)
+		if len(conds) == 0 || slices.ContainsFunc(conds, w.testsRun) {
 			continue
 		}
-		if cond == nil || w.testsRun(cond) {
-			continue
-		}
-		return w.ps.where(b.node.Pos()), w.condKeys(b.node)
+		return w.ps.where(b.node.Pos()), w.condKeys(conds)
 	}
 	return "", nil
 }
@@ -168,21 +147,10 @@ func (w *walker) testsRun(e ast.Expr) bool {
 	return found
 }
 
-// condKeys are the settings the condition of the if or switch at node
-// reads: the constant keys of the maps it indexes ("timeout") and the
+// condKeys are the settings the conditions of an arm (armConds) read: the constant keys of the maps it indexes ("timeout") and the
 // fields it selects (Timeout), followed through the locals it reads to
 // what they were assigned in the function, a few steps deep.
-func (w *walker) condKeys(node ast.Node) []string {
-	var cond ast.Expr
-	switch s := node.(type) {
-	case *ast.IfStmt:
-		cond = s.Cond
-	case *ast.SwitchStmt:
-		cond = s.Tag
-	}
-	if cond == nil {
-		return nil
-	}
+func (w *walker) condKeys(conds []ast.Expr) []string {
 	var keys []string
 	seen := map[types.Object]bool{}
 	var visit func(e ast.Expr, depth int)
@@ -208,7 +176,9 @@ func (w *walker) condKeys(node ast.Node) []string {
 			return true
 		})
 	}
-	visit(cond, 3)
+	for _, c := range conds {
+		visit(c, 3)
+	}
 	slices.Sort(keys)
 	return slices.Compact(keys)
 }

@@ -22,9 +22,12 @@ import (
 	"strings"
 )
 
-// waitResultArm says on which result of Wait the walk's statement runs
-// (an arm of an if or switch that tests exec.ErrWaitDelay, or an error
-// that Wait or Run returned), or "" when it does not hang on one.
+// waitResultArm says on which result of Wait, or state of the program,
+// the walk's statement runs, or "" when it hangs on none: an arm of an
+// if or switch testing exec.ErrWaitDelay or an error Wait or Run
+// returned; after the command finished here, an arm testing a state
+// only a function literal sets or ctx.Err() (state_guard.go); after a
+// select that waits out the command (untilDone).
 func (w *walker) waitResultArm(target *instance) string {
 	after := w.finishedHere(target)
 	for _, b := range w.branch {

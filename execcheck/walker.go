@@ -206,12 +206,12 @@ type walker struct {
 	inDefer int       // walking the call of a defer statement
 	pos     token.Pos // the statement walked
 
-	watchAt         []effect    // receives from a context's Done (cancel_watch.go)
-	cancelFuncCalls []token.Pos // calls of a context.CancelFunc in the body walked
-	watchNext       bool        // the next function literal walked is context.AfterFunc's
-	bindNext        []value     // the next function literal walked is called with these arguments, here
-	reads           []readRec
-	nres            int // the number of results of the function being walked
+	watchAt     []effect // receives from a context's Done (cancel_watch.go)
+	callsCancel bool     // the body walked calls a context.CancelFunc
+	watchNext   bool     // the next function literal walked is context.AfterFunc's
+	bindNext    []value  // the next function literal walked is called with these arguments, here
+	reads       []readRec
+	nres        int // the number of results of the function being walked
 
 	named  []types.Object             // the function's named results
 	stable map[types.Object]*instance // named results holding a command: one command however assigned
@@ -287,7 +287,7 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 		w.retAttr = make([]*attrVal, sig.Results().Len())
 	}
 	if d.Body != nil {
-		w.cancelFuncCalls = w.cancelFuncCallsIn(d.Body)
+		w.callsCancel = w.callsCancelIn(d.Body)
 		w.block(d.Body.List)
 	}
 	w.finish(sig)
