@@ -147,7 +147,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 	cancellable := false
 	for _, c := range p.Creations {
-		if c.Ctx == ctxCancel || c.Ctx == ctxParam {
+		if c.Ctx == ctxCancel || c.Ctx == ctxParam || c.Ctx == ctxTest && !testRunsBefore(rs, c) {
 			cancellable = true
 		}
 	}
@@ -161,8 +161,11 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	if !cancellable && len(hand) == 0 {
 		how := "exec.Command"
 		for _, c := range p.Creations {
-			if c.Ctx == ctxBackground {
+			switch c.Ctx {
+			case ctxBackground:
 				how = "a context that is never done"
+			case ctxTest:
+				how = "the test's context (done only after the test function returns; the run ends in it before that)"
 			}
 		}
 		return verdict{class: OK, reason: "no cancel: " + how + ", and no kill by hand"}

@@ -69,6 +69,8 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			w.made(x, c, c.Args[0], c.Args[1:], c.Ellipsis.IsValid())
 		}
 		return []value{{inst: x}}, true
+	case isTestContext(fn):
+		return []value{{isCtx: true, ctx: ctxTest, ctxScope: w.cur.id}}, true
 	case isFunctionNamed(fn, "context", "Background", "TODO"):
 		return []value{{isCtx: true, ctx: ctxBackground}}, true
 	case pkgPathOf(fn) == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
@@ -233,6 +235,7 @@ func (w *walker) policy(c *ast.CallExpr, fn *types.Func, args []value) []value {
 // and counts at each call of the helper (runAt).
 func (w *walker) addRun(x *instance, rs *runSite) {
 	r := x.root()
+	rs.scope, rs.inline = w.cur.id, w.inGo == 0 && w.inDefer == 0
 	r.runs = append(r.runs, rs)
 	if rs.kind == runRun || rs.kind == runOutput || rs.kind == runCombined {
 		w.finished = append(w.finished, r)
@@ -258,7 +261,7 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 		c.Prog = progInfo{Leaf: true, Why: why}
 	}
 	if ctxExpr != nil {
-		c.Ctx, c.CtxParam, c.CtxField = w.ctxOf(ctxExpr)
+		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope = w.ctxOf(ctxExpr)
 	}
 	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
@@ -272,12 +275,12 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 
 // ctxOf is the kind of the context e, with its parameter index for
 // ctxParam (and the parameter's field, for a context passed in a
-// struct); a context execcheck cannot read is taken as one that can be
-// done.
-func (w *walker) ctxOf(e ast.Expr) (ctxKind, int, string) {
+// struct), and the scope that took a test's context; a context execcheck
+// cannot read is taken as one that can be done.
+func (w *walker) ctxOf(e ast.Expr) (ctxKind, int, string, int) {
 	v := w.eval(e)
 	if v.isCtx {
-		return v.ctx, v.ctxParam, v.ctxField
+		return v.ctx, v.ctxParam, v.ctxField, v.ctxScope
 	}
-	return ctxCancel, -1, ""
+	return ctxCancel, -1, "", 0
 }

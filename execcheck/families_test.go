@@ -46,6 +46,7 @@ func TestFamilies(t *testing.T) {
 		"pipereturned",
 		"groupbranch",
 		"cmdfunc",
+		"testctx",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -112,4 +113,26 @@ func TestGroupOnOneArm(t *testing.T) {
 		}
 	}
 	t.Errorf("Job's site at line 36: got none, want it unknown")
+}
+
+// TestTestContext: a run that waits, inline in the test function (or
+// subtest) that took t.Context(), has no cancel, and says why.
+func TestTestContext(t *testing.T) {
+	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/testctx")
+	want := map[int]bool{14: true, 25: true}
+	for _, r := range res {
+		for _, s := range r.Result.(*execcheck.Result).Sites {
+			if !want[s.Posn.Line] {
+				continue
+			}
+			w := "no cancel: the test's context (done only after the test function returns; the run ends in it before that), and no kill by hand"
+			if s.Class != execcheck.OK || s.Reason != w {
+				t.Errorf("site at line %d: got %s: %s, want ok: %s", s.Posn.Line, s.Class, s.Reason, w)
+			}
+			delete(want, s.Posn.Line)
+		}
+	}
+	for line := range want {
+		t.Errorf("site at line %d: got none, want one", line)
+	}
 }

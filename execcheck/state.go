@@ -110,6 +110,7 @@ const (
 	ctxBackground                // context.Background() or context.TODO(): never done
 	ctxCancel                    // a context that can be done
 	ctxParam                     // the CtxParam'th parameter of the function summarized
+	ctxTest                      // a test's t.Context(): done only after the test function returns (test_context.go)
 )
 
 // progInfo is what execcheck read of the program a command runs.
@@ -127,6 +128,7 @@ type creation struct {
 	Ctx      ctxKind
 	CtxParam int
 	CtxField string // for ctxParam: the context is this field of the parameter (ctx_field.go)
+	CtxScope int    // for ctxTest: the scope (function or literal body) that took it
 	Prog     progInfo
 	Ignore   string // the reason of an //execcheck:ignore at the creation
 	// The program and its arguments as parameters of the constructor
@@ -322,4 +324,6 @@ type runSite struct {
 	// whose call is not where the command is written: no rewrite.
 	methodValue bool
 	opts        bool // cancelpolicy options given
+	scope       int  // the scope (function or literal body) the run stands in
+	inline      bool // not in a goroutine or a deferred call: the scope waits for it
 }

@@ -153,6 +153,7 @@ type value struct {
 	isCtx     bool
 	ctx       ctxKind
 	ctxParam  int
+	ctxScope  int              // for ctxTest: the scope that took it
 	ctxField  string           // for ctxParam: this field of the parameter (ctx_field.go)
 	ctxFields map[string]value // a struct literal's context fields, by name
 
