@@ -30,11 +30,15 @@ func (w *walker) readInLoop(recv value, fn *types.Func, c *ast.CallExpr) {
 }
 
 // closedByHand records a Close of a command's output pipe (recv) made
-// in a function literal apart from the reads (a timer's, a watch's: not
-// a deferred call, not after a read in the same literal): the reads end
-// when it comes, as they do when Wait closes the pipe.
+// in a function literal that runs apart from the reads (a goroutine's, a
+// timer's or context.AfterFunc's: not a deferred call, not a callback
+// called where it stands, not after a read in the same literal): the
+// reads end when it comes, as they do when Wait closes the pipe.
 func (w *walker) closedByHand(recv value, fn *types.Func, c *ast.CallExpr) {
 	if recv.pipe == nil || fn == nil || fn.Name() != "Close" || w.cur == w.top || w.inDefer > 0 {
+		return
+	}
+	if w.inGo == 0 && !w.later[w.cur.id] {
 		return
 	}
 	r := recv.pipe.root()

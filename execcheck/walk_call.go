@@ -74,8 +74,9 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	args := make([]value, len(c.Args))
 	for i, a := range c.Args {
 		w.watchNext = isFunctionNamed(fn, "context", "AfterFunc") && i == 1
+		w.laterNext = (isFunctionNamed(fn, "context", "AfterFunc") || isFunctionNamed(fn, "time", "AfterFunc")) && i == 1
 		args[i] = w.eval(a)
-		w.watchNext = false
+		w.watchNext, w.laterNext = false, false
 	}
 	if vals, ok := w.knownCall(c, fn, recv, recvExpr, methodExpr, args); ok {
 		return vals

@@ -39,6 +39,12 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 	}
 	bind := w.bindNext
 	w.bindNext = nil
+	if w.laterNext {
+		if w.later == nil {
+			w.later = map[int]bool{}
+		}
+		w.later[sc.id], w.laterNext = true, false
+	}
 	i := 0
 	for _, f := range fl.Type.Params.List {
 		names := f.Names

@@ -207,10 +207,12 @@ type walker struct {
 	inDefer int       // walking the call of a defer statement
 	pos     token.Pos // the statement walked
 
-	watchAt     []effect // receives from a context's Done (cancel_watch.go)
-	callsCancel bool     // the body walked calls a context.CancelFunc
-	watchNext   bool     // the next function literal walked is context.AfterFunc's
-	bindNext    []value  // the next function literal walked is called with these arguments, here
+	watchAt     []effect     // receives from a context's Done (cancel_watch.go)
+	callsCancel bool         // the body walked calls a context.CancelFunc
+	watchNext   bool         // the next function literal walked is context.AfterFunc's
+	laterNext   bool         // the next function literal walked runs later, on its own: an AfterFunc's (pipe_reads.go)
+	later       map[int]bool // the scopes of such literals
+	bindNext    []value      // the next function literal walked is called with these arguments, here
 	reads       []readRec
 	nres        int // the number of results of the function being walked
 

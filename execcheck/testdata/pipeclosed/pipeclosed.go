@@ -81,3 +81,22 @@ func ReadThenClose(ctx context.Context, prog string) error {
 	<-done
 	return cmd.Wait()
 }
+
+// Ranged: the Close is in a callback called where it stands (a clean-up
+// over every step), not apart from the reads: no bound.
+func Ranged(ctx context.Context, prog string, each func(func())) error {
+	cmd := exec.CommandContext(ctx, prog)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return err
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		fmt.Println(sc.Text())
+	}
+	each(func() { _ = stdout.Close() })
+	return cmd.Wait()
+}
