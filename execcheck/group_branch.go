@@ -35,10 +35,50 @@ func (w *walker) groupArm(x *instance) (string, []string) {
 	}
 	for _, b := range w.branch {
 		if !b.rest && b.node.Pos() > since && !w.choosesHow(b) {
+			if w.everyArm(x, b) {
+				return "", nil
+			}
 			return w.ps.where(b.node.Pos()), w.condKeys(armConds(b))
 		}
 	}
 	return "", nil
+}
+
+// everyArm records that x gets a group on the arm b, and reports whether
+// it has now got one on every arm of b's if (with an else) or switch
+// (with a default): `if leader { Setsid } else { Setpgid }` is a group
+// whichever arm runs.
+func (w *walker) everyArm(x *instance, b branchStep) bool {
+	n := 0
+	switch s := b.node.(type) {
+	case *ast.IfStmt:
+		if s.Else != nil {
+			n = 2
+		}
+	case *ast.SwitchStmt:
+		for _, c := range s.Body.List {
+			if c.(*ast.CaseClause).List == nil {
+				n = len(s.Body.List)
+			}
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	r := x.root()
+	if w.groupArms == nil {
+		w.groupArms = map[*instance]map[ast.Node]map[int]bool{}
+	}
+	if w.groupArms[r] == nil {
+		w.groupArms[r] = map[ast.Node]map[int]bool{}
+	}
+	arms := w.groupArms[r][b.node]
+	if arms == nil {
+		arms = map[int]bool{}
+		w.groupArms[r][b.node] = arms
+	}
+	arms[b.arm] = true
+	return len(arms) == n
 }
 
 // choosesHow reports whether the arm b tests the platform (a

@@ -192,10 +192,11 @@ type walker struct {
 	cancelSeen  []string  // calls in that closure execcheck cannot follow
 	deferTo     *fnVal    // walking a closure whose kills wait for its call
 	branch      []branchStep
-	outerBranch []branchStep // the arms the function literals being walked stand in (group_branch.go)
-	pgidGone    []*instance  // on an arm where these commands' Getpgid failed (pgid_fallback.go)
-	untilDone   []string     // after a select that returns once the command ended: the kills wait on it (state_guard.go)
-	finished    []*instance  // commands whose run or Wait came before, in the function walked (state_guard.go)
+	outerBranch []branchStep                            // the arms the function literals being walked stand in (group_branch.go)
+	groupArms   map[*instance]map[ast.Node]map[int]bool // the arms each command got a group on (group_branch.go)
+	pgidGone    []*instance                             // on an arm where these commands' Getpgid failed (pgid_fallback.go)
+	untilDone   []string                                // after a select that returns once the command ended: the kills wait on it (state_guard.go)
+	finished    []*instance                             // commands whose run or Wait came before, in the function walked (state_guard.go)
 
 	joins   []joinRec // the joins walked so far (wait_aside.go)
 	results []value   // returned, per result index (merged)

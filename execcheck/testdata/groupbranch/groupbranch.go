@@ -132,3 +132,25 @@ func Timed(command string, config map[string]string) ([]byte, error) {
 	err := cmd.Wait()
 	return out.Bytes(), err
 }
+
+// leaderAttr puts the command in a group on every arm: a session of its
+// own, or a group.
+func leaderAttr(cmd *exec.Cmd, leader bool) { // want leaderAttr:`execcheck\[param 0: \[group\]\]`
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	if leader {
+		cmd.SysProcAttr.Setsid = true
+	} else if !cmd.SysProcAttr.Setsid {
+		cmd.SysProcAttr.Setpgid = true
+	}
+}
+
+// Leader: its group is there whichever arm ran.
+func Leader(ctx context.Context, leader bool) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "rsync", "-a", "src", "dst")
+	leaderAttr(cmd, leader)
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	return cmd.Output()
+}
