@@ -115,6 +115,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ps.applyKept()
 	ps.readsUnseen()
+	ps.waitsFree()
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	return res, nil
 }

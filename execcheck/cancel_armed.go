@@ -81,6 +81,7 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 	r := x.root()
 	r.p.Waited = true
 	w.finished = append(w.finished, r)
+	w.noteWait(r)
 	if r.p.WaitLate != "" {
 		return
 	}
@@ -111,7 +112,7 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 // code waits with Process.Wait), and the command goes nowhere execcheck
 // cannot follow. No call then blocks on the pipe.
 func (p *props) copyUnwaited() bool {
-	return p.CopyPipe && p.ProcWait != "" && !p.Waited && len(p.Escapes) == 0
+	return p.CopyPipe && len(p.Escapes) == 0 && (p.ProcWait != "" && !p.Waited || p.WaitFree != "")
 }
 
 // procWaited records x.Process.Wait() at c.

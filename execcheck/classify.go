@@ -290,6 +290,8 @@ func boundWhy(p *props) string {
 		return p.WaitDelayWhy
 	case !p.CopyPipe:
 		return "no output pipe"
+	case p.copyUnwaited() && p.WaitFree != "":
+		return p.WaitFree
 	case p.copyUnwaited():
 		return "cmd.Wait is never called (" + p.ProcWait + " waits instead): nothing waits for os/exec's copy of the output"
 	}

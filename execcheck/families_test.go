@@ -47,6 +47,7 @@ func TestFamilies(t *testing.T) {
 		"groupbranch",
 		"cmdfunc",
 		"testctx",
+		"waitfree",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
