@@ -81,6 +81,9 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 	r := x.root()
 	r.p.Waited = true
 	w.finished = append(w.finished, r)
+	if w.inGo == 0 {
+		w.waitedSync = append(w.waitedSync, r)
+	}
 	w.noteWait(r)
 	if r.p.WaitLate != "" {
 		return

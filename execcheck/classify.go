@@ -158,6 +158,11 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		}
 	}
 	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable))
+	pipe := p.ReadPipe || p.CopyPipe
+	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !(rs.kind == runStart && p.copyUnwaited()))
+	if pipe && unbounded {
+		hand = dropAfterWait(hand)
+	}
 	if !cancellable && len(hand) == 0 {
 		how := "exec.Command"
 		for _, c := range p.Creations {
@@ -201,8 +206,6 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		ctxPath = nil
 	}
 
-	pipe := p.ReadPipe || p.CopyPipe
-	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !(rs.kind == runStart && p.copyUnwaited()))
 	pipeWhy := p.CopyWhy
 	switch {
 	case p.ReadPipe:

@@ -239,6 +239,9 @@ func (w *walker) addRun(x *instance, rs *runSite) {
 	r.runs = append(r.runs, rs)
 	if rs.kind == runRun || rs.kind == runOutput || rs.kind == runCombined {
 		w.finished = append(w.finished, r)
+		if w.inGo == 0 {
+			w.waitedSync = append(w.waitedSync, r)
+		}
 	}
 	if r.param >= 0 {
 		r.p.Runs = append(r.p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})

@@ -101,6 +101,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	if e.OnResult == "" {
 		e.OnResult = w.waitResultArm(target)
 	}
+	if !e.AfterWait {
+		e.AfterWait = w.inGo == 0 && w.waitedHere(target)
+	}
 	se := e
 	if closureSig >= 0 {
 		se.Sig = sigUnknown

@@ -48,6 +48,7 @@ func TestFamilies(t *testing.T) {
 		"cmdfunc",
 		"testctx",
 		"waitfree",
+		"afterwait",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)

@@ -34,6 +34,7 @@ type effect struct {
 	OnChoice   string   // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
 	ChoiceKeys []string // the settings that branch tests
 	GroupTest  int      // on an arm of an if testing the command's Setpgid: 1 the arm with a group, 2 the other (group_branch.go)
+	AfterWait  bool     // it comes only after the command's Wait (or Run) returned, in the same function (after_wait.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one

@@ -52,7 +52,7 @@ func (ps *pkgState) waitsFree() {
 			continue
 		}
 		if len(r.asyncWaits) == 0 {
-			if r.p.ProcWait == "" {
+			if r.p.ProcWait == "" && !r.p.Waited { // Waited with no call seen here: a helper's Wait
 				r.p.WaitFree = "cmd.Wait is never called: nothing waits for os/exec's copy of the output"
 			}
 			continue

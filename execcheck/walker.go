@@ -198,6 +198,7 @@ type walker struct {
 	pgidGone    []*instance                             // on an arm where these commands' Getpgid failed (pgid_fallback.go)
 	untilDone   []string                                // after a select that returns once the command ended: the kills wait on it (state_guard.go)
 	finished    []*instance                             // commands whose run or Wait came before, in the function walked (state_guard.go)
+	waitedSync  []*instance                             // those whose run or Wait came before outside any goroutine (after_wait.go)
 
 	joins   []joinRec // the joins walked so far (wait_aside.go)
 	results []value   // returned, per result index (merged)
