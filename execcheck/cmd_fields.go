@@ -197,6 +197,7 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 			// its own assignment already counted).
 			return
 		}
+		p.CopyParam = w.copyParam(p, r)
 		if !p.CopyPipe {
 			p.CopyPipe = true
 			what := "stdout"

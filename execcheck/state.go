@@ -162,6 +162,7 @@ type props struct {
 
 	CopyPipe   bool // os/exec copies output through a pipe: Wait waits for EOF
 	CopyWhy    string
+	CopyParam  int  // > 0: every copied writer is this parameter (1-based), read at each call (copy_param.go); < 0: not one
 	ReadPipe   bool // StdoutPipe/StderrPipe read by the caller: WaitDelay does not close it
 	ReadWhy    string
 	PipeClosed string // the pipe is closed by hand apart from the reads (a timer, a watch): where (pipe_reads.go)
@@ -209,8 +210,11 @@ func (p *props) merge(q *props) {
 	if q.WaitDelay && !p.WaitDelay {
 		p.WaitDelay, p.WaitDelayWhy = true, q.WaitDelayWhy
 	}
-	if q.CopyPipe && !p.CopyPipe {
-		p.CopyPipe, p.CopyWhy = true, q.CopyWhy
+	switch {
+	case q.CopyPipe && !p.CopyPipe:
+		p.CopyPipe, p.CopyWhy, p.CopyParam = true, q.CopyWhy, q.CopyParam
+	case q.CopyPipe && p.CopyParam != q.CopyParam:
+		p.CopyParam = -1
 	}
 	if q.ReadPipe && !p.ReadPipe {
 		p.ReadPipe, p.ReadWhy = true, q.ReadWhy

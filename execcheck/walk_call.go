@@ -280,6 +280,7 @@ func (w *walker) resolve(e effect, argExpr func(int) ast.Expr) effect {
 // command passed.
 func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, argExpr func(int) ast.Expr) {
 	q := p.clone()
+	w.fileArg(&q, argExpr)
 	kills, runs := q.Kills, q.Runs
 	q.Kills, q.Runs = nil, nil
 	for i := range q.Cancel {
@@ -310,6 +311,7 @@ func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, 
 func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.Expr, via string) *instance {
 	x := w.ps.newInstance()
 	q := res.clone()
+	w.fileArg(&q, argExpr)
 	runs := q.Runs
 	q.Runs = nil
 	defer func() {

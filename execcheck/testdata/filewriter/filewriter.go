@@ -101,3 +101,30 @@ func (s *Shared) Run(ctx context.Context, argv []string) error {
 	cmd.Stdout = s.Out
 	return cmd.Run() // want `^hang: stdout is an io.Writer \(s.Out\)`
 }
+
+// makeCmd sets the writer it is given as the command's output: a pipe
+// or not, as its callers pass (reduced from an agent's bash tool, whose
+// background runs log to a file).
+func makeCmd(ctx context.Context, command string, out io.Writer) *exec.Cmd { // want makeCmd:`execcheck\[result: \[made\(1\) copypipe\]\]`
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Stdout = out
+	cmd.Stderr = out
+	return cmd
+}
+
+// Background logs to a file: no pipe.
+func Background(ctx context.Context, command, logPath string) error {
+	f, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return makeCmd(ctx, command, f).Run() // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(no output pipe\)`
+}
+
+// Foreground collects the output in a buffer: a pipe.
+func Foreground(ctx context.Context, command string) (string, error) {
+	var out bytes.Buffer
+	err := makeCmd(ctx, command, &out).Run() // want `^hang: stdout is an io.Writer \(out\), a pipe unless it holds an \*os.File`
+	return out.String(), err
+}
