@@ -21,15 +21,4 @@ func dropAfterWait(hand []effect) []effect {
 
 // waitedHere reports whether x's run or Wait came before, outside any
 // goroutine, in the function walked.
-func (w *walker) waitedHere(x *instance) bool {
-	if x == nil {
-		return false
-	}
-	r := x.root()
-	for _, y := range w.waitedSync {
-		if y.root() == r {
-			return true
-		}
-	}
-	return false
-}
+func (w *walker) waitedHere(x *instance) bool { return among(w.waitedSync, x) }

@@ -287,6 +287,20 @@ func (x *instance) root() *instance {
 	return x
 }
 
+// among reports whether x is one command with any of xs.
+func among(xs []*instance, x *instance) bool {
+	if x == nil {
+		return false
+	}
+	r := x.root()
+	for _, y := range xs {
+		if y.root() == r {
+			return true
+		}
+	}
+	return false
+}
+
 // join makes x and y one command.
 func join(x, y *instance) *instance {
 	x, y = x.root(), y.root()

@@ -102,18 +102,7 @@ func (ps *pkgState) closureSet() map[types.Object]token.Pos {
 
 // finishedHere reports whether a run of x that waits for it (Run,
 // Output, CombinedOutput, Wait) came before, in the function walked.
-func (w *walker) finishedHere(x *instance) bool {
-	if x == nil {
-		return false
-	}
-	r := x.root()
-	for _, y := range w.finished {
-		if y.root() == r {
-			return true
-		}
-	}
-	return false
-}
+func (w *walker) finishedHere(x *instance) bool { return among(w.finished, x) }
 
 // untilFinished says, for a select walked, what the statements after it
 // in its block run only on: a select with an arm that receives from a
