@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/exectest/exectest/internal/backoff"
 	"github.com/exectest/exectest/internal/proc"
 	"github.com/exectest/exectest/internal/testenv"
 	"golang.org/x/sys/unix"
@@ -118,7 +119,15 @@ func TestDescribe(t *testing.T) {
 	testenv.LinuxMode(t)
 	t.Parallel()
 	cmd, id := startSleep(t)
-	p, ok := proc.Describe(id, "sleeper")
+	// Start returns once the child forked; its command line is readable
+	// only once its exec has set up the new image: on a busy machine a
+	// moment later (seen: comm "sleep", cmdline still empty).
+	var p proc.Process
+	var ok bool
+	backoff.Poll(5*time.Second, time.Millisecond, 50*time.Millisecond, func() bool {
+		p, ok = proc.Describe(id, "sleeper")
+		return ok && p.Cmdline == "/bin/sleep 20"
+	})
 	if !ok {
 		t.Fatalf("Describe of a live process: got not ok")
 	}
