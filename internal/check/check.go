@@ -199,11 +199,13 @@ func (c *check) do(run func(context.Context) error) Outcome {
 // run returns first, it says so.
 func (c *check) waitToCancel(returned <-chan runEnd) (o runEnd, early bool, why string) {
 	var timer <-chan time.Time
+	var due time.Time // a timed cancel's time, by the clock
 	switch c.cfg.Mode {
 	case CancelAfter:
-		timer = time.After(c.cfg.Delay)
+		due, timer = time.Now().Add(c.cfg.Delay), time.After(c.cfg.Delay)
 	case CancelAfterRandom:
-		timer = time.After(c.cfg.Delay + rand.N(c.cfg.UpTo-c.cfg.Delay))
+		d := c.cfg.Delay + rand.N(c.cfg.UpTo-c.cfg.Delay)
+		due, timer = time.Now().Add(d), time.After(d)
 	default:
 		timer = time.After(deadline(c.tb, c.cfg.ProofTimeout))
 	}
@@ -219,6 +221,11 @@ func (c *check) waitToCancel(returned <-chan runEnd) (o runEnd, early bool, why 
 		// copy count (a goroutine profile) delay it. (At the proof
 		// timeout, a proof that came with it still counts.)
 		if c.cfg.Mode != CancelWhenAlive {
+			// By the clock too: on a loaded machine the timer's channel
+			// can be ready tens of ms late, after the child's report.
+			if !time.Now().Before(due) {
+				return timeUp()
+			}
 			select {
 			case <-timer:
 				return timeUp()
