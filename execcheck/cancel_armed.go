@@ -84,6 +84,7 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 	if w.inGo == 0 {
 		w.waitedSync = append(w.waitedSync, r)
 	}
+	w.noteWait(r)
 	if r.p.WaitLate != "" {
 		return
 	}

@@ -190,7 +190,7 @@ type props struct {
 	ProcWait     string // cmd.Process.Wait is called: where
 	CancelCalled string // cmd.Cancel() is called by hand: where
 	ProcKept     string // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
-	WaitFree     string // cmd.Wait is never called: why (wait_free.go)
+	WaitFree     string // no call blocks on cmd.Wait: why (wait_free.go)
 }
 
 func (p *props) empty() bool {
@@ -273,6 +273,9 @@ type instance struct {
 	ret     bool            // returned by its function
 	retFn   *types.Func     // the function that returns it
 	madeIn  *fnVal          // made in the body of this closure, whose kills otherwise wait for its call
+
+	syncWait   bool             // cmd.Wait is called outside any goroutine (wait_free.go)
+	asyncWaits []*ast.BlockStmt // the bodies of the goroutines that call it (nil: none to read)
 }
 
 func newInstance() *instance { return &instance{param: -1} }
@@ -322,6 +325,8 @@ func join(x, y *instance) *instance {
 	if x.madeIn == nil {
 		x.madeIn = y.madeIn
 	}
+	x.syncWait = x.syncWait || y.syncWait
+	x.asyncWaits = append(x.asyncWaits, y.asyncWaits...)
 	y.p, y.runs, y.local, y.applies = props{}, nil, nil, nil
 	return x
 }

@@ -1,20 +1,52 @@
 package execcheck
 
-// A Wait that is never called. os/exec's copy of the output ends only at
-// the pipe's EOF, and only cmd.Wait waits for it: a command started and
-// never waited for (by Wait or Process.Wait) blocks no call while a
-// descendant holds the pipe, and the cancel that reaches only the direct
-// child is an orphan, not a hang, as with Process.Wait (procwait). A
-// Wait in a goroutine still lasts while the pipe is held: by the class's
-// definition that is a hang, whoever waits for the goroutine.
+// A Wait no call blocks on. os/exec's copy of the output ends only at
+// the pipe's EOF, and only cmd.Wait waits for it: when Wait is never
+// called, or called only in a goroutine whose end every waiter awaits
+// with a timeout (a select with time.After, a timer, ctx.Done() or a
+// default), a descendant holding the pipe blocks no call, and the
+// cancel that reaches only the direct child is an orphan, not a hang. A
+// channel the goroutine signals that goes where execcheck cannot see
+// its receivers (returned, passed, kept in an exported field) may be
+// awaited without one.
 
-// waitsFree sets WaitFree on the commands started here, by no helper,
-// held by no exported variable or field, whose Wait is never called.
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// noteWait records where r's cmd.Wait is called: in a goroutine (a go
+// statement's literal, or a function only go statements call), with
+// its body, or not.
+func (w *walker) noteWait(r *instance) {
+	switch {
+	case w.inGo > 0 && w.cur != w.top:
+		r.asyncWaits = append(r.asyncWaits, w.cur.body)
+	case w.inGo > 0:
+		r.asyncWaits = append(r.asyncWaits, nil) // go cmd.Wait(): nothing to await
+	case w.ps.goStartedWithCmd(w.fn):
+		r.asyncWaits = append(r.asyncWaits, w.ps.decls[w.fn].Body)
+	default:
+		r.syncWait = true
+	}
+}
+
+// waitsFree sets WaitFree on the commands started here whose Wait no
+// call blocks on.
 func (ps *pkgState) waitsFree() {
 	seen := map[*instance]bool{}
 	for _, x := range ps.all {
 		r := x.root()
-		if seen[r] || len(r.p.Creations) == 0 || len(r.p.Escapes) > 0 || ps.exported(r) {
+		if seen[r] || len(r.p.Creations) == 0 || r.syncWait || len(r.p.Escapes) > 0 {
+			continue
+		}
+		// A Wait from another package blocks only while this package's
+		// Wait has not reaped the child: after that it returns "Wait was
+		// already called" at once. Held where others can reach it, a
+		// command this package never waits for may be waited there.
+		if len(r.asyncWaits) == 0 && ps.exported(r) {
 			continue
 		}
 		seen[r] = true
@@ -23,9 +55,30 @@ func (ps *pkgState) waitsFree() {
 			started = started || rs.kind == runStart
 			here = here && rs.via == "" // a helper's Start: it, or what keeps the command, may Wait
 		}
-		// Waited is set by a Wait here or in a helper given the command.
-		if started && here && !r.p.Waited && r.p.ProcWait == "" {
-			r.p.WaitFree = "cmd.Wait is never called: nothing waits for os/exec's copy of the output"
+		if !started || !here {
+			continue
+		}
+		if len(r.asyncWaits) == 0 {
+			if r.p.ProcWait == "" && !r.p.Waited { // Waited with no call seen here: a helper's Wait
+				r.p.WaitFree = "cmd.Wait is never called: nothing waits for os/exec's copy of the output"
+			}
+			continue
+		}
+		var where []string
+		ok := true
+		for _, body := range r.asyncWaits {
+			for _, ch := range ps.signalled(body) {
+				at, bounded := ps.awaits(ch)
+				ok = ok && bounded
+				where = append(where, at...)
+			}
+		}
+		if ok {
+			why := "cmd.Wait runs only in a goroutine, and nothing waits for it"
+			if len(where) > 0 {
+				why = "cmd.Wait runs only in a goroutine, and every wait for it has a timeout or a default (" + strings.Join(where, ", ") + ")"
+			}
+			r.p.WaitFree = why + ": no call blocks on os/exec's copy of the output"
 		}
 	}
 }
@@ -36,6 +89,211 @@ func (ps *pkgState) exported(r *instance) bool {
 	for v, x := range ps.fields {
 		if v.Exported() && x.root() == r {
 			return true
+		}
+	}
+	return false
+}
+
+// signalled lists the channels body closes or sends on (variables or
+// fields), outside the function literals inside it.
+func (ps *pkgState) signalled(body *ast.BlockStmt) []*types.Var {
+	if body == nil {
+		return nil
+	}
+	info := ps.pass.TypesInfo
+	var out []*types.Var
+	ast.Inspect(body, func(n ast.Node) bool {
+		var ch ast.Expr
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			ch = n.Chan
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
+				if _, ok := info.Uses[id].(*types.Builtin); ok {
+					ch = n.Args[0]
+				}
+			}
+		}
+		if v := varOf(info, ch); v != nil {
+			out = append(out, v)
+		}
+		return true
+	})
+	return out
+}
+
+// varOf is the variable or field e names, if it names one.
+func varOf(info *types.Info, e ast.Expr) *types.Var {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, _ := info.ObjectOf(e).(*types.Var)
+		return v
+	case *ast.SelectorExpr:
+		v, _ := info.ObjectOf(e.Sel).(*types.Var)
+		return v
+	}
+	return nil
+}
+
+// awaits lists where the package waits on the channel v, and reports
+// whether every such wait is bounded: a receive in a select that also
+// has a timer, a context's Done or a default. Any other use of v (a
+// plain receive, a range, passing or returning it) is not.
+func (ps *pkgState) awaits(v *types.Var) (where []string, bounded bool) {
+	info := ps.pass.TypesInfo
+	bounded = !v.Exported()
+	for _, f := range ps.pass.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			e, ok := n.(ast.Expr)
+			if !ok || varOf(info, e) != v || isDefOrStore(stack) {
+				return true
+			}
+			if sel, ok := stack[max(len(stack)-2, 0)].(*ast.SelectorExpr); ok && sel.Sel == e {
+				return true // counted as the selector
+			}
+			switch use := useOf(info, stack); use {
+			case useSignal:
+			case useBoundedRecv:
+				where = append(where, ps.where(e.Pos()))
+			default:
+				bounded = false
+			}
+			return true
+		})
+	}
+	return where, bounded
+}
+
+type chanUse int
+
+const (
+	useOther chanUse = iota
+	useSignal
+	useBoundedRecv
+)
+
+// useOf says how the channel expression at the top of stack is used:
+// sent on or closed (the goroutine's signal), received in a bounded
+// select, or otherwise.
+func useOf(info *types.Info, stack []ast.Node) chanUse {
+	e := stack[len(stack)-1]
+	if len(stack) < 2 {
+		return useOther
+	}
+	switch p := stack[len(stack)-2].(type) {
+	case *ast.SendStmt:
+		if p.Chan == e {
+			return useSignal
+		}
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok && id.Name == "close" {
+			return useSignal
+		}
+	case *ast.UnaryExpr:
+		if p.Op == token.ARROW && boundedSelect(info, stack[:len(stack)-1]) {
+			return useBoundedRecv
+		}
+	}
+	return useOther
+}
+
+// boundedSelect reports whether the receive at the top of stack is the
+// comm of a select case in a select that also has a timer, a context's
+// Done or a default.
+func boundedSelect(info *types.Info, stack []ast.Node) bool {
+	for i := len(stack) - 1; i >= 1; i-- {
+		cc, ok := stack[i].(*ast.CommClause)
+		if !ok {
+			continue
+		}
+		if i+1 < len(stack) && !within(stack[i+1], cc.Comm) {
+			return false // in the case's body, not its comm
+		}
+		for j := i - 1; j >= 0; j-- {
+			if sel, ok := stack[j].(*ast.SelectStmt); ok {
+				for _, c := range sel.Body.List {
+					if other := c.(*ast.CommClause); other != cc && timeoutComm(info, other) {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// within reports whether n is c or inside it.
+func within(n, c ast.Node) bool {
+	return c != nil && n.Pos() >= c.Pos() && n.End() <= c.End()
+}
+
+// timeoutComm reports whether a select case ends the wait by itself: a
+// default, or a receive from time.After, a timer or ticker's C, a Done
+// channel, or any channel of time.Time (a timer kept in a variable).
+func timeoutComm(info *types.Info, cc *ast.CommClause) bool {
+	if cc.Comm == nil {
+		return true
+	}
+	found := false
+	ast.Inspect(cc.Comm, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if n.Sel.Name == "After" || n.Sel.Name == "C" || n.Sel.Name == "Done" {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && timeChan(info.TypeOf(n.X)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// timeChan reports whether t is a channel of time.Time.
+func timeChan(t types.Type) bool {
+	ch, ok := types.Unalias(t).(*types.Chan)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(ch.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+// isDefOrStore reports whether the expression at the top of stack is
+// the left side of an assignment or a declaration: making the channel,
+// not using it.
+func isDefOrStore(stack []ast.Node) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	e := stack[len(stack)-1]
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.SelectorExpr:
+			continue
+		case *ast.AssignStmt:
+			for _, l := range p.Lhs {
+				if within(e, l) {
+					return true
+				}
+			}
+			return false
+		case *ast.ValueSpec, *ast.Field:
+			return true
+		default:
+			return false
 		}
 	}
 	return false

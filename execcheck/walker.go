@@ -114,6 +114,7 @@ func (ps *pkgState) summaryOf(fn *types.Func) *summary {
 type scope struct {
 	id     int
 	params map[types.Object]int
+	body   *ast.BlockStmt // a function literal's body (wait_free.go)
 }
 
 // fnVal is a function value: a closure whose kills wait for its call, or

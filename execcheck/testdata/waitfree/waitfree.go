@@ -1,11 +1,11 @@
 //go:build unix
 
-// Package waitfree holds commands whose Wait is never called (reduced
-// from a test harness that starts a server and never waits for it): a
-// descendant holding the output pipe blocks no call, and a cancel that
-// reaches only the direct child leaves an orphan, not a hang. A Wait in
-// a goroutine, even one every waiter of which times out, still lasts
-// while the pipe is held: a hang, as the class is defined.
+// Package waitfree holds commands whose Wait no call blocks on (reduced
+// from a test harness that starts a server and never waits for it, and
+// from envtest's process state, whose Wait runs in a goroutine every
+// waiter of which has a timeout): a descendant holding the output pipe
+// blocks no call, and a cancel that reaches only the direct child
+// leaves an orphan, not a hang.
 package waitfree
 
 import (
@@ -39,12 +39,12 @@ type State struct {
 }
 
 // Start: Wait runs in a goroutine; Start's and Stop's waits for it time
-// out, but the goroutine's Wait lasts while a descendant holds the pipe.
+// out.
 func (s *State) Start(path string, stdout io.Writer) error {
 	s.cmd = exec.Command(path)
 	s.cmd.Stdout = stdout
 	s.waitDone = make(chan struct{})
-	if err := s.cmd.Start(); err != nil { // want `^hang: stdout is an io.Writer \(stdout\), a pipe unless it holds an \*os.File and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(s.cmd.Process.Signal\(syscall.SIGTERM\)\)`
+	if err := s.cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(s.cmd.Process.Signal\(syscall.SIGTERM\)\); Wait returns in bounded time \(cmd.Wait runs only in a goroutine, and every wait for it has a timeout or a default \(waitfree.go:\d+, waitfree.go:\d+\): no call blocks on os/exec's copy of the output\)`
 		return err
 	}
 	go func() {
@@ -91,4 +91,69 @@ func (r *Runner) Start(path string, stdout io.Writer) error {
 func (r *Runner) Stop() error { // want Stop:`execcheck\[kills: child:KILL\]`
 	r.cmd.Process.Kill()
 	return <-r.done
+}
+
+// Server keeps its command in an exported field, as envtest's process
+// state does, and its timer in a variable. Another package's Wait on
+// Cmd returns "Wait was already called" once the goroutine's has reaped
+// the child, so no call there blocks on the pipe either.
+type Server struct {
+	Cmd      *exec.Cmd
+	waitDone chan struct{}
+	Timeout  time.Duration
+}
+
+func (s *Server) Start(path string, stdout io.Writer) error {
+	s.Cmd = exec.Command(path)
+	s.Cmd.Stdout = stdout
+	s.waitDone = make(chan struct{})
+	if err := s.Cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(s.Cmd.Process.Signal\(syscall.SIGKILL\)\); Wait returns in bounded time \(cmd.Wait runs only in a goroutine, and every wait for it has a timeout or a default \(waitfree.go:\d+\): no call blocks`
+		return err
+	}
+	go func() {
+		defer close(s.waitDone)
+		s.Cmd.Wait()
+	}()
+	return nil
+}
+
+func (s *Server) Stop() error { // want Stop:`execcheck\[kills: child:KILL\]`
+	timedOut := time.After(s.Timeout)
+	s.Cmd.Process.Signal(syscall.SIGKILL)
+	select {
+	case <-s.waitDone:
+		return nil
+	case <-timedOut:
+		return errors.New("timeout")
+	}
+}
+
+// Child hands the goroutine's signal to callers in other packages
+// (ExitCh): one of them may wait on it without a bound, while a
+// descendant holds the pipe.
+type Child struct {
+	cmd    *exec.Cmd
+	exitCh chan int
+}
+
+func (c *Child) Start(path string, stdout io.Writer) error {
+	c.cmd = exec.Command(path)
+	c.cmd.Stdout = stdout
+	if err := c.cmd.Start(); err != nil { // want `^hang: stdout is an io.Writer \(stdout\)`
+		return err
+	}
+	exitCh := make(chan int, 1)
+	go func() {
+		c.cmd.Wait()
+		close(exitCh)
+	}()
+	c.exitCh = exitCh
+	return nil
+}
+
+// ExitCh is closed when the child has exited.
+func (c *Child) ExitCh() <-chan int { return c.exitCh }
+
+func (c *Child) Stop() {
+	c.cmd.Process.Kill()
 }
