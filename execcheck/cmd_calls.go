@@ -263,6 +263,9 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	if why := w.testBinaryLeaf(progArgs); why != "" {
 		c.Prog = progInfo{Leaf: true, Why: why}
 	}
+	if why := w.flagLeafWhy(c.Prog.Name, progArgs, variadic); why != "" && !c.Prog.Leaf {
+		c.Prog.Leaf, c.Prog.Why = true, why
+	}
 	if ctxExpr != nil {
 		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope = w.ctxOf(ctxExpr)
 	}

@@ -38,6 +38,7 @@ func TestFamilies(t *testing.T) {
 		"closecancel",
 		"procwait",
 		"leaves",
+		"leafflags",
 		"handlerlit",
 		"pipeclosed",
 		"attrparam",
@@ -128,6 +129,31 @@ func TestTestContext(t *testing.T) {
 				continue
 			}
 			w := "no cancel: the test's context (done only after the test function returns; the run ends in it before that), and no kill by hand"
+			if s.Class != execcheck.OK || s.Reason != w {
+				t.Errorf("site at line %d: got %s: %s, want ok: %s", s.Posn.Line, s.Class, s.Reason, w)
+			}
+			delete(want, s.Posn.Line)
+		}
+	}
+	for line := range want {
+		t.Errorf("site at line %d: got none, want one", line)
+	}
+}
+
+// TestFlagLeaves: rg and fd without a flag that starts a process are ok,
+// and the reason names the flags it looked for.
+func TestFlagLeaves(t *testing.T) {
+	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/leafflags")
+	want := map[int]string{
+		20: "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and rg starts no process without --pre, --search-zip, --hostname-bin, -z: nothing outlives its kill (unless a RIPGREP_CONFIG_PATH config adds --pre or -z)",
+		25: "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and fd starts no process without --exec, --exec-batch, --list-details, -x, -X, -l: nothing outlives its kill",
+	}
+	for _, r := range res {
+		for _, s := range r.Result.(*execcheck.Result).Sites {
+			w, ok := want[s.Posn.Line]
+			if !ok {
+				continue
+			}
 			if s.Class != execcheck.OK || s.Reason != w {
 				t.Errorf("site at line %d: got %s: %s, want ok: %s", s.Posn.Line, s.Class, s.Reason, w)
 			}

@@ -1,0 +1,209 @@
+package execcheck
+
+// Programs that start a process only when a flag asks for one: ripgrep
+// runs a preprocessor (--pre), decompressors (-z) and a hostname
+// program (--hostname-bin); fd runs a command per result (-x, -X) and
+// ls (-l). Given none of those, killing one leaves nothing behind. An
+// argument execcheck cannot read may be such a flag, unless it is the
+// value of a flag that takes one (rg -e TERM) or follows "--": then the
+// program is not taken as a leaf. A RIPGREP_CONFIG_PATH config may add
+// flags too, which a reason says.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+type flagLeaf struct {
+	spawnLong  []string // long flags that start a process
+	spawnShort string   // short flag letters that do
+	values     []string // flags whose next argument is their value
+	note       string   // what else may make it start one
+}
+
+var rgFlags = flagLeaf{
+	spawnLong:  []string{"--pre", "--search-zip", "--hostname-bin"},
+	spawnShort: "z",
+	values: []string{"-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not",
+		"-C", "--context", "-A", "--after-context", "-B", "--before-context", "-m", "--max-count",
+		"-M", "--max-columns", "-j", "--threads", "--sort", "--sortr", "-f", "--file", "-d",
+		"--max-depth", "--max-filesize", "--type-add", "-r", "--replace", "--ignore-file", "-E",
+		"--encoding", "--engine", "--color", "--colors", "--path-separator"},
+	note: " (unless a RIPGREP_CONFIG_PATH config adds --pre or -z)",
+}
+
+var fdFlags = flagLeaf{
+	spawnLong:  []string{"--exec", "--exec-batch", "--list-details"},
+	spawnShort: "xXl",
+	values: []string{"-e", "--extension", "-t", "--type", "-E", "--exclude", "-d", "--max-depth",
+		"--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before",
+		"-j", "--threads", "--max-results", "--base-directory", "--search-path", "-c", "--color",
+		"--ignore-file", "-o", "--owner", "--format"},
+}
+
+// flagLeaves are the programs that are leaves unless a flag says
+// otherwise, by name.
+var flagLeaves = map[string]*flagLeaf{"rg": &rgFlags, "fd": &fdFlags, "fdfind": &fdFlags}
+
+// flagLeafWhy says why the command made with progArgs (the program and
+// its arguments, variadic if the last is spread) starts no process, or
+// "" if it may.
+func (w *walker) flagLeafWhy(name string, progArgs []ast.Expr, variadic bool) string {
+	fl := flagLeaves[name]
+	if fl == nil || len(progArgs) == 0 {
+		return ""
+	}
+	groups := [][]ast.Expr{progArgs[1:]}
+	if variadic {
+		groups = [][]ast.Expr{progArgs[1 : len(progArgs)-1]}
+		spread, ok := w.sliceGroups(progArgs[len(progArgs)-1])
+		if !ok {
+			return ""
+		}
+		groups = append(groups, spread...)
+	}
+	for _, g := range groups {
+		if !fl.quiet(w.info, g) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s starts no process without %s: nothing outlives its kill%s", name, fl.spawns(), fl.note)
+}
+
+func (fl *flagLeaf) spawns() string {
+	all := slices.Clone(fl.spawnLong)
+	for _, c := range fl.spawnShort {
+		all = append(all, "-"+string(c))
+	}
+	return strings.Join(all, ", ")
+}
+
+// quiet reports whether the arguments of one group (a literal's or an
+// append's, in order) ask for no process: every constant is no
+// spawning flag, and every other argument is a flag's value or follows
+// "--".
+func (fl *flagLeaf) quiet(info *types.Info, args []ast.Expr) bool {
+	value, positional := false, false
+	for _, a := range args {
+		s, ok := constString(info, a)
+		switch {
+		case !ok:
+			if !value && !positional {
+				return false
+			}
+			value = false
+		case positional || value:
+			value = false
+		case s == "--":
+			positional = true
+		case strings.HasPrefix(s, "--"):
+			name, _, hasValue := strings.Cut(s, "=")
+			if slices.Contains(fl.spawnLong, name) {
+				return false
+			}
+			value = !hasValue && slices.Contains(fl.values, name)
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			// A bundle of short flags (-iz) or one with its value
+			// attached (-g*.zip): any spawning letter in it counts.
+			if strings.ContainsAny(s[1:], fl.spawnShort) {
+				return false
+			}
+			value = len(s) == 2 && slices.Contains(fl.values, s)
+		}
+	}
+	return true
+}
+
+// sliceGroups reads the elements of a local []string variable e spread
+// into a command: the groups of its composite literals and appends, in
+// the function walked. ok is false where it is used any other way
+// (passed, indexed, sliced, appended from a slice execcheck cannot
+// read), or is not a local variable of a declared function.
+func (w *walker) sliceGroups(e ast.Expr) (groups [][]ast.Expr, ok bool) {
+	id, isIdent := ast.Unparen(e).(*ast.Ident)
+	if !isIdent || w.fn == nil || w.ps.decls[w.fn] == nil {
+		return nil, false
+	}
+	v, isVar := w.info.Uses[id].(*types.Var)
+	body := w.ps.decls[w.fn].Body
+	if !isVar || body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return nil, false
+	}
+	ok = true
+	// lits holds the right sides that are v's values: composite
+	// literals and appends to v; uses of v inside them are accounted.
+	accounted := map[*ast.Ident]bool{id: true}
+	addLit := func(x ast.Expr) {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.CompositeLit:
+			groups = append(groups, x.Elts)
+		case *ast.CallExpr:
+			fn, isId := ast.Unparen(x.Fun).(*ast.Ident)
+			if !isId || fn.Name != "append" || len(x.Args) == 0 {
+				ok = false
+				return
+			}
+			if _, isB := w.info.Uses[fn].(*types.Builtin); !isB {
+				ok = false
+				return
+			}
+			first, isId := ast.Unparen(x.Args[0]).(*ast.Ident)
+			if !isId || w.info.Uses[first] != v {
+				ok = false
+				return
+			}
+			accounted[first] = true
+			if x.Ellipsis.IsValid() {
+				lit, isLit := ast.Unparen(x.Args[len(x.Args)-1]).(*ast.CompositeLit)
+				if !isLit || len(x.Args) != 2 {
+					ok = false
+					return
+				}
+				groups = append(groups, lit.Elts)
+				return
+			}
+			groups = append(groups, x.Args[1:])
+		default:
+			ok = false
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				lid, isId := ast.Unparen(l).(*ast.Ident)
+				if !isId || w.info.ObjectOf(lid) != v {
+					continue
+				}
+				accounted[lid] = true
+				if len(n.Rhs) != len(n.Lhs) || (n.Tok != token.ASSIGN && n.Tok != token.DEFINE) {
+					ok = false
+					continue
+				}
+				addLit(n.Rhs[i])
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if w.info.Defs[name] != v {
+					continue
+				}
+				accounted[name] = true
+				if i < len(n.Values) {
+					addLit(n.Values[i])
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(body, func(n ast.Node) bool {
+		if u, isId := n.(*ast.Ident); isId && w.info.Uses[u] == v && !accounted[u] {
+			ok = false
+		}
+		return ok
+	})
+	return groups, ok
+}
