@@ -244,7 +244,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	switch {
 	case direct != "":
 		if unbounded {
-			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s; a cancel kills only the direct child (%s): Wait lasts as long as any descendant holding the pipe", pipeWhy, noWaitDelay(p), direct)}
+			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s; a cancel kills only the direct child (%s): Wait lasts as long as any descendant holding the pipe%s", pipeWhy, noWaitDelay(p), direct, waitOpen(p))}
 		}
 		return verdict{class: Orphan, handled: true, reason: fmt.Sprintf("a cancel kills only the direct child (%s); Wait returns in bounded time (%s), but the descendants keep running", direct, boundWhy(p))}
 	case unknown != "":
@@ -272,6 +272,15 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		return v
 	}
 	return verdict{class: OK, reason: fmt.Sprintf("a kill by hand reaches the group (%s), also after the direct child exited", handPath.groupKill)}
+}
+
+// waitOpen says, for a Wait that runs only in goroutines, which wait
+// for them has no bound.
+func waitOpen(p *props) string {
+	if p.WaitOpen == "" {
+		return ""
+	}
+	return "; " + p.WaitOpen
 }
 
 func noWaitDelay(p *props) string {

@@ -191,6 +191,7 @@ type props struct {
 	CancelCalled string // cmd.Cancel() is called by hand: where
 	ProcKept     string // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
 	WaitFree     string // no call blocks on cmd.Wait: why (wait_free.go)
+	WaitOpen     string // cmd.Wait runs only in goroutines, one of whose signals may be awaited with no bound: how
 }
 
 func (p *props) empty() bool {

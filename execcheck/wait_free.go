@@ -68,9 +68,12 @@ func (ps *pkgState) waitsFree() {
 		ok := true
 		for _, body := range r.asyncWaits {
 			for _, ch := range ps.signalled(body) {
-				at, bounded := ps.awaits(ch)
+				at, bounded, open := ps.awaits(ch)
 				ok = ok && bounded
 				where = append(where, at...)
+				if !bounded && r.p.WaitOpen == "" {
+					r.p.WaitOpen = "cmd.Wait runs only in a goroutine, and " + open
+				}
 			}
 		}
 		if ok {
@@ -141,9 +144,12 @@ func varOf(info *types.Info, e ast.Expr) *types.Var {
 // whether every such wait is bounded: a receive in a select that also
 // has a timer, a context's Done or a default. Any other use of v (a
 // plain receive, a range, passing or returning it) is not.
-func (ps *pkgState) awaits(v *types.Var) (where []string, bounded bool) {
+func (ps *pkgState) awaits(v *types.Var) (where []string, bounded bool, open string) {
 	info := ps.pass.TypesInfo
 	bounded = !v.Exported()
+	if !bounded {
+		open = v.Name() + " is exported: its receivers elsewhere are not seen"
+	}
 	for _, f := range ps.pass.Files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -165,11 +171,31 @@ func (ps *pkgState) awaits(v *types.Var) (where []string, bounded bool) {
 				where = append(where, ps.where(e.Pos()))
 			default:
 				bounded = false
+				if open == "" {
+					open = openUse(stack, v.Name(), ps.where(e.Pos()))
+				}
 			}
 			return true
 		})
 	}
-	return where, bounded
+	return where, bounded, open
+}
+
+// openUse says how the channel name, at where, may be waited on with no
+// bound: a receive without a timeout, or a use that hands it to
+// receivers execcheck does not read.
+func openUse(stack []ast.Node, name, where string) string {
+	if len(stack) >= 2 {
+		switch p := stack[len(stack)-2].(type) {
+		case *ast.UnaryExpr:
+			if p.Op == token.ARROW {
+				return "its signal (" + name + ") is received with no timeout (" + where + ")"
+			}
+		case *ast.RangeStmt:
+			return "its signal (" + name + ") is ranged over with no timeout (" + where + ")"
+		}
+	}
+	return "its signal (" + name + ") goes where execcheck does not read its receivers (" + where + "): one may wait with no timeout"
 }
 
 type chanUse int
