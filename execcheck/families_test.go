@@ -58,20 +58,21 @@ func TestFamilies(t *testing.T) {
 }
 
 // TestProcessKept: a process kept where execcheck does not follow a kill
-// (an element of a map) makes the site unknown, not "ok: no cancel".
+// (sent on a channel) makes the site unknown, not "ok: no cancel".
 func TestProcessKept(t *testing.T) {
 	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/prockept")
+	const line = 106
 	for _, r := range res {
 		for _, s := range r.Result.(*execcheck.Result).Sites {
-			if s.Posn.Line == 60 {
-				if s.Class != execcheck.Unknown || !strings.Contains(s.Reason, "procs[id]") {
-					t.Errorf("Track's site: got %s: %s, want unknown: its process is kept in procs[id]", s.Class, s.Reason)
+			if s.Posn.Line == line {
+				if s.Class != execcheck.Unknown || !strings.Contains(s.Reason, "cmd.Process") {
+					t.Errorf("Hand's site: got %s: %s, want unknown: its process is sent on a channel", s.Class, s.Reason)
 				}
 				return
 			}
 		}
 	}
-	t.Errorf("Track's site at line 60: got none, want it unknown")
+	t.Errorf("Hand's site at line %d: got none, want it unknown", line)
 }
 
 // TestTestBinaryLeaf: a test binary re-executed to run only tests that

@@ -5,8 +5,10 @@ package execcheck
 // Cancel method). A package variable or a field of type *os.Process is
 // one process for the whole package, as one holding a pid is (ps.pids):
 // a kill through it is a kill of the command whose process it was given.
-// A process or pid kept where execcheck does not follow it (an element
-// of a map or a slice, a channel) may be killed there: the site is then
+// A slice or map of *os.Process is one process too: appended to or
+// indexed, ranged over and killed (gopls' trace viewers, killed for
+// tests). A process or pid kept where execcheck does not follow it (a
+// channel, a slice of pids) may be killed there: the site is then
 // unknown rather than "no cancel" or a finding.
 
 import (
@@ -15,8 +17,23 @@ import (
 )
 
 // keepsProc reports whether t holds a process or a pid execcheck follows
-// package-wide: *os.Process or an integer.
-func keepsProc(t types.Type) bool { return isProcess(t) || isInteger(t) }
+// package-wide: *os.Process, an integer, or a slice or map of
+// *os.Process (every element one process, as a field is).
+func keepsProc(t types.Type) bool { return isProcess(t) || isInteger(t) || isProcs(t) }
+
+// isProcs reports whether t is a slice, array or map of *os.Process:
+// processes kept to be killed together (a registry of viewers).
+func isProcs(t types.Type) bool {
+	switch u := types.Unalias(t).Underlying().(type) {
+	case *types.Slice:
+		return isProcess(u.Elem())
+	case *types.Array:
+		return isProcess(u.Elem())
+	case *types.Map:
+		return isProcess(u.Elem())
+	}
+	return false
+}
 
 // procOf is v's process or pid, if it has one.
 func procOf(v value) *instance {
@@ -30,7 +47,7 @@ func procOf(v value) *instance {
 // package-wide (keep); it reports false when f holds neither.
 func (w *walker) keepProc(f *types.Var, v value) bool {
 	switch {
-	case isProcess(f.Type()) && v.proc != nil:
+	case (isProcess(f.Type()) || isProcs(f.Type())) && v.proc != nil:
 		w.ps.keep(w.ps.pidVar(f), v.proc)
 	case isInteger(f.Type()) && v.pid != nil:
 		w.ps.keep(w.ps.pidVar(f), v.pid)
@@ -43,7 +60,7 @@ func (w *walker) keepProc(f *types.Var, v value) bool {
 // keptValue is the value of the variable or field f, which holds a
 // process or a pid package-wide.
 func (w *walker) keptValue(f *types.Var) value {
-	if isProcess(f.Type()) {
+	if isProcess(f.Type()) || isProcs(f.Type()) {
 		return value{proc: w.ps.pidVar(f)}
 	}
 	return value{pid: w.ps.pidVar(f)}

@@ -177,6 +177,14 @@ func (w *walker) builtin(b *types.Builtin, c *ast.CallExpr) []value {
 		if into != nil {
 			return []value{{inst: into}}
 		}
+		if isProcs(w.info.TypeOf(c)) {
+			// append(procs, cmd.Process): the slice now holds that process.
+			for _, v := range vals[1:] {
+				if v.proc != nil {
+					return []value{{proc: v.proc}}
+				}
+			}
+		}
 	}
 	return []value{{}}
 }

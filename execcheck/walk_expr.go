@@ -75,6 +75,9 @@ func (w *walker) eval(e ast.Expr) value {
 		if v.inst != nil {
 			return value{inst: v.inst}
 		}
+		if v.proc != nil && isProcs(w.info.TypeOf(e.X)) {
+			return value{proc: v.proc}
+		}
 	case *ast.SliceExpr:
 		v := w.eval(e.X)
 		w.eval(e.Low)

@@ -90,6 +90,12 @@ func (w *walker) stmt(s ast.Stmt) {
 		w.loops--
 	case *ast.RangeStmt:
 		v := w.eval(s.X)
+		if id, ok := s.Value.(*ast.Ident); ok && v.proc != nil && isProcs(w.info.TypeOf(s.X)) {
+			// for _, p := range procs: each p is a process kept there.
+			if obj := w.info.ObjectOf(id); obj != nil && isProcess(obj.Type()) {
+				w.env[obj] = value{proc: v.proc}
+			}
+		}
 		if v.inst != nil {
 			for _, e := range []ast.Expr{s.Key, s.Value} {
 				if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
@@ -376,6 +382,10 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 		w.eval(l.Index)
 		if c.inst != nil && v.inst != nil {
 			join(c.inst, v.inst)
+		}
+		if x := procOf(v); c.proc != nil && x != nil && v.proc != nil && isProcs(w.info.TypeOf(l.X)) {
+			w.ps.keep(c.proc, x) // procs[id] = cmd.Process
+			return
 		}
 		w.procLost(l, v)
 	case *ast.StarExpr:
