@@ -101,6 +101,13 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 			continue
 		}
 		if rd.async && !rd.joined {
+			// The reads run in goroutines not joined yet: this Wait
+			// closes the pipe once the direct child exits, which ends
+			// them (os/exec closes a StdoutPipe's reading end after
+			// Wait), as a Wait in a goroutine of its own does.
+			if r.p.WaitAside == "" {
+				r.p.WaitAside = "cmd.Wait (" + w.ps.where(c.Pos()) + ") comes while the reads of the pipe run in goroutines: it closes the pipe once the direct child exits"
+			}
 			return
 		}
 		seen = true

@@ -135,3 +135,55 @@ func (r *runner) Close() error {
 	go func() { done <- r.cmd.Wait() }()
 	return <-done
 }
+
+// Stream is reduced from a coding agent's bash tool: the reads run in
+// goroutines and cmd.Wait comes before their join, so Wait closes the
+// pipes once bash exits and the reads end with it.
+func Stream(ctx context.Context, script string, line func(string)) error {
+	cmd := exec.CommandContext(ctx, "bash", "-c", script)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(cmd.Wait \(waitaside.go:\d+\) comes while the reads of the pipe run in goroutines: it closes the pipe once the direct child exits\)`
+		return err
+	}
+	done := make(chan struct{})
+	read := func(r io.Reader) {
+		defer close(done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				line(string(buf[:n]))
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
+	go read(stdout)
+	err = cmd.Wait()
+	<-done
+	return err
+}
+
+// Drain joins the reads before Wait: the reads last while a descendant
+// holds the pipe.
+func Drain(ctx context.Context, script string, line func(string)) error {
+	cmd := exec.CommandContext(ctx, "bash", "-c", script)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\)`
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		io.Copy(io.Discard, stdout)
+	}()
+	<-done
+	return cmd.Wait()
+}
