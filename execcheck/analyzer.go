@@ -103,6 +103,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ps.scanFileVars() // after decls: a function's file results are read from its body
 	ps.scanCmdFuncs()
+	ps.scanFuncVars()
 	for _, fn := range order {
 		if _, done := ps.sums[fn]; !done {
 			ps.walkFunc(fn, ps.decls[fn])

@@ -157,7 +157,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			hand = append(hand, e)
 		}
 	}
-	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable))
+	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable), p)
 	pipe := p.ReadPipe || p.CopyPipe
 	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !(rs.kind == runStart && p.copyUnwaited()))
 	if pipe && unbounded {
@@ -271,7 +271,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	if v, ok := handUnbounded(rs, handPath, p, pipe && unbounded, pipeWhy); ok {
 		return v
 	}
-	return verdict{class: OK, reason: fmt.Sprintf("a kill by hand reaches the group (%s), also after the direct child exited", handPath.groupKill)}
+	return verdict{class: OK, reason: fmt.Sprintf("a kill by hand reaches the group (%s), also after the direct child exited%s", handPath.groupKill, untilNote(hand))}
 }
 
 // waitOpen says, for a Wait that runs only in goroutines, which wait

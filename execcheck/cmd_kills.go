@@ -100,6 +100,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	}
 	if e.OnResult == "" {
 		e.OnResult = w.waitResultArm(target)
+		e.Until = len(w.untilDone) > 0 && e.OnResult == w.untilDone[0]
 	}
 	if !e.AfterWait {
 		e.AfterWait = w.inGo == 0 && w.waitedHere(target)

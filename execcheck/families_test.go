@@ -39,6 +39,7 @@ func TestFamilies(t *testing.T) {
 		"procwait",
 		"leaves",
 		"leafflags",
+		"funcvar",
 		"handlerlit",
 		"pipeclosed",
 		"attrparam",
@@ -157,6 +158,35 @@ func TestFlagLeaves(t *testing.T) {
 			}
 			if s.Class != execcheck.OK || s.Reason != w {
 				t.Errorf("site at line %d: got %s: %s, want ok: %s", s.Posn.Line, s.Class, s.Reason, w)
+			}
+			delete(want, s.Posn.Line)
+		}
+	}
+	for line := range want {
+		t.Errorf("site at line %d: got none, want one", line)
+	}
+}
+
+// TestFuncVar: a run through a package variable that init sets to a
+// function killing the group after a grace is ok, and says when the kill
+// comes; one replaced outside init is not followed.
+func TestFuncVar(t *testing.T) {
+	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/funcvar")
+	want := map[int]struct {
+		class  execcheck.Class
+		reason string
+	}{
+		68: {execcheck.OK, "while Wait has not returned (it comes when <-resChan did not fire within the grace"},
+		88: {execcheck.Unknown, "passed to runner, which execcheck cannot follow"},
+	}
+	for _, r := range res {
+		for _, s := range r.Result.(*execcheck.Result).Sites {
+			w, ok := want[s.Posn.Line]
+			if !ok {
+				continue
+			}
+			if s.Class != w.class || !strings.Contains(s.Reason, w.reason) {
+				t.Errorf("site at line %d: got %s: %s, want %s: ...%s...", s.Posn.Line, s.Class, s.Reason, w.class, w.reason)
 			}
 			delete(want, s.Posn.Line)
 		}

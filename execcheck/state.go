@@ -31,6 +31,7 @@ type effect struct {
 	Disposal   bool     // the cleanup of a failed set-up step, not a cancel: setup_kill.go
 	NoWait     bool     // a disposal whose arm returns without waiting for the command
 	OnResult   string   // it runs only on this result of Wait, not after every Wait: wait_result.go
+	Until      bool     // OnResult is a select's grace for Wait's end: it comes whenever Wait has not returned (state_guard.go)
 	OnChoice   string   // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
 	ChoiceKeys []string // the settings that branch tests
 	GroupTest  int      // on an arm of an if testing the command's Setpgid: 1 the arm with a group, 2 the other (group_branch.go)

@@ -101,7 +101,7 @@ func (w *walker) waitCond(cond ast.Expr) string {
 func waitResultNote(p *props) string {
 	var notes []string
 	for _, e := range p.Kills {
-		if e.OnResult != "" && e.Group {
+		if e.OnResult != "" && e.Group && !(e.Until && !mayLaunch(p)) {
 			notes = append(notes, fmt.Sprintf("the group kill by hand (%s) comes only when %s", e.Why, e.OnResult))
 		}
 	}
@@ -112,13 +112,38 @@ func waitResultNote(p *props) string {
 }
 
 // dropWaitResultKills leaves out of hand the kills that run only on some
-// results of Wait.
-func dropWaitResultKills(hand []effect) []effect {
+// results of Wait. A kill after a select's grace for Wait's end comes
+// whenever Wait has not returned, so while anything holds the pipe: it
+// is kept for a program that is no launcher, which is taken to wait for
+// its children (a group kill in Cancel is, likewise).
+func dropWaitResultKills(hand []effect, p *props) []effect {
 	var kept []effect
 	for _, e := range hand {
-		if e.OnResult == "" {
+		if e.OnResult == "" || e.Until && !mayLaunch(p) {
 			kept = append(kept, e)
 		}
 	}
 	return kept
+}
+
+// mayLaunch reports whether a command made may run a launcher, which
+// exits at once and leaves its group running without holding the pipe.
+func mayLaunch(p *props) bool {
+	for _, c := range p.Creations {
+		if c.Prog.Launcher {
+			return true
+		}
+	}
+	return false
+}
+
+// untilNote says, for an ok that credits a group kill after a select's
+// grace for Wait's end, when that kill comes; "" if none is credited.
+func untilNote(hand []effect) string {
+	for _, e := range hand {
+		if e.Until && e.Group {
+			return " while Wait has not returned (it comes when " + e.OnResult + "); the program is taken to wait for its children"
+		}
+	}
+	return ""
 }

@@ -160,6 +160,9 @@ func (w *walker) globalValue(o *types.Var) value {
 	if v, ok := w.cmdFuncValue(o); ok {
 		return v
 	}
+	if v, ok := w.funcVarValue(o); ok {
+		return v
+	}
 	return value{}
 }
 

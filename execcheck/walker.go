@@ -41,6 +41,7 @@ type pkgState struct {
 	pipeWhat     map[*types.Var]string      // which pipe: "stdout" or "stderr"
 	pipeOuts     []pipeOut                  // pipes functions return (pipe_kept.go)
 	cmdFuncs     map[*types.Var]*types.Func // variables and fields assigned exec.Command (cmd_funcs.go)
+	funcVars     map[*types.Var]*types.Func // package variables holding the one function production runs (func_vars.go)
 	files        map[*types.Var]*fileState  // what the variables of interface type are assigned (file_vars.go)
 	kept         []keptIn                   // commands whose pid a field shared by several holds (pid_shared.go)
 	setInClosure map[types.Object]token.Pos // locals a function literal sets (state_guard.go)
