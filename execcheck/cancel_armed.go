@@ -14,6 +14,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // readRec is a read of a command's pipe until EOF in the function
@@ -84,12 +85,19 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 	if w.inGo == 0 {
 		w.waitedSync = append(w.waitedSync, r)
 	}
+	w.waitPlace(r, c, "cmd.Wait")
+}
+
+// waitPlace notes where a Wait of r, at c or in the helper called at c,
+// stands: in a goroutine (noteWait), apart from the reads of the pipe
+// (WaitAside), or after them (WaitLate).
+func (w *walker) waitPlace(r *instance, c *ast.CallExpr, what string) {
 	w.noteWait(r)
 	if r.p.WaitLate != "" {
 		return
 	}
 	if w.inGo > 0 && w.ps.startsCmd(w.fn) || w.ps.goStartedWithCmd(w.fn) {
-		w.waitedAside(r, c)
+		w.waitedAside(r, c, what)
 		return
 	}
 	if w.inGo > 0 {
@@ -106,14 +114,14 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 			// them (os/exec closes a StdoutPipe's reading end after
 			// Wait), as a Wait in a goroutine of its own does.
 			if r.p.WaitAside == "" {
-				r.p.WaitAside = "cmd.Wait (" + w.ps.where(c.Pos()) + ") comes while the reads of the pipe run in goroutines: it closes the pipe once the direct child exits"
+				r.p.WaitAside = what + " (" + w.ps.where(c.Pos()) + ") comes while the reads of the pipe run in goroutines: it closes the pipe once the direct child exits"
 			}
 			return
 		}
 		seen = true
 	}
 	if seen {
-		r.p.WaitLate = "Wait (" + w.ps.where(c.Pos()) + ") comes only after the output is read to EOF, which lasts while any process holds the pipe"
+		r.p.WaitLate = strings.TrimPrefix(what, "cmd.") + " (" + w.ps.where(c.Pos()) + ") comes only after the output is read to EOF, which lasts while any process holds the pipe"
 	}
 }
 

@@ -43,6 +43,8 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 	switch {
 	case methodOf(fn, "os/exec", "Cmd"):
 		return w.cmdMethod(c, fn.Name(), recv, recvExpr, false), true
+	case fn != nil && isInterfaceMethod(fn) && recv.inst != nil && cmdLike(fn.Signature().Recv().Type()):
+		return w.cmdMethod(c, fn.Name(), recv, recvExpr, false), true
 	case methodOf(fn, "os", "Process"):
 		if recv.proc != nil || w.cancelOwner != nil || w.deferTo != nil {
 			switch fn.Name() {

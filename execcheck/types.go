@@ -40,7 +40,7 @@ func holdsCmd(t types.Type) bool {
 		if t == nil {
 			return false
 		}
-		if isCmd(t) {
+		if isCmd(t) || cmdLike(t) {
 			return true
 		}
 		switch u := types.Unalias(t).Underlying().(type) {

@@ -26,20 +26,22 @@ import (
 // where a command is started (a go statement in such a function, or a
 // function the package only starts with go from one), unless a read of
 // r's pipe came before it in the function walked.
-func (w *walker) waitedAside(r *instance, c *ast.CallExpr) {
+func (w *walker) waitedAside(r *instance, c *ast.CallExpr, what string) {
 	for _, rd := range w.reads {
-		if rd.inst.root() == r {
+		// A read in a goroutine of its own, not joined, runs beside
+		// this Wait, which ends it by closing the pipe.
+		if rd.inst.root() == r && !(rd.async && !rd.joined && rd.scope != w.cur.id) {
 			return
 		}
 	}
 	for _, j := range w.joins {
 		if j.scope == w.cur.id && r.p.WaitLate == "" {
-			r.p.WaitLate = "cmd.Wait (" + w.ps.where(c.Pos()) + ") runs in a goroutine, but only after a join (" + j.what + ") that may wait for the reads: taken as a Wait after them, which last while any process holds the pipe"
+			r.p.WaitLate = what + " (" + w.ps.where(c.Pos()) + ") runs in a goroutine, but only after a join (" + j.what + ") that may wait for the reads: taken as a Wait after them, which last while any process holds the pipe"
 			return
 		}
 	}
 	if r.p.WaitAside == "" {
-		r.p.WaitAside = "cmd.Wait (" + w.ps.where(c.Pos()) + ") runs in a goroutine apart from the reads of the pipe: it closes the pipe once the direct child exits"
+		r.p.WaitAside = what + " (" + w.ps.where(c.Pos()) + ") runs in a goroutine apart from the reads of the pipe: it closes the pipe once the direct child exits"
 	}
 }
 

@@ -305,6 +305,11 @@ func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, 
 	}
 	r := x.root()
 	r.p.merge(&q)
+	if p.Waited && p.WaitLate == "" {
+		// The helper waits for the command: where the call stands is
+		// where its Wait does (monitorCommand(cmd) in a goroutine).
+		w.waitPlace(r, c, "cmd.Wait (in "+via+")")
+	}
 	for _, e := range kills {
 		e = w.resolve(e, argExpr)
 		e.Why += " (in " + via + ")"

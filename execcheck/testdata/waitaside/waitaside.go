@@ -187,3 +187,26 @@ func Drain(ctx context.Context, script string, line func(string)) error {
 	<-done
 	return cmd.Wait()
 }
+
+// command lets a test fake the probe's process (reduced from
+// cloudprober's external probe): its Wait is *exec.Cmd's.
+type command interface{ Wait() error }
+
+func monitor(cmd command) error { return cmd.Wait() } // want monitor:`execcheck\[param 0: \[waited\]\]`
+
+// Probe reads stderr in a goroutine and waits in another through a
+// helper that takes the interface: Wait closes the pipe once the probe
+// exits, so nothing hangs, but its descendants keep running.
+func Probe(ctx context.Context, name string, done chan<- error) error {
+	cmd := exec.CommandContext(ctx, name)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(cmd.Wait \(in monitor\) \(waitaside.go:\d+\) runs in a goroutine apart from the reads of the pipe`
+		return err
+	}
+	go func() { done <- monitor(cmd) }()
+	return nil
+}
