@@ -61,6 +61,15 @@ func (ps *pkgState) scanCmdFuncs() {
 
 // execMaker is exec.Command or exec.CommandContext if e names it.
 func execMaker(info *types.Info, e ast.Expr) *types.Func {
+	if fn := funcNamed(info, e); isFunctionNamed(fn, "os/exec", "Command", "CommandContext") {
+		return fn
+	}
+	return nil
+}
+
+// funcNamed is the function (not a method) that e names, if it names
+// one: f or pkg.F.
+func funcNamed(info *types.Info, e ast.Expr) *types.Func {
 	var id *ast.Ident
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
@@ -71,16 +80,18 @@ func execMaker(info *types.Info, e ast.Expr) *types.Func {
 		return nil
 	}
 	fn, _ := info.Uses[id].(*types.Func)
-	if isFunctionNamed(fn, "os/exec", "Command", "CommandContext") {
-		return fn
+	if fn == nil || fn.Signature().Recv() != nil {
+		return nil
 	}
-	return nil
+	return fn
 }
 
 // cmdFuncValue is the value of a read of v, if the package assigns it
 // exec.Command or exec.CommandContext.
-func (w *walker) cmdFuncValue(v *types.Var) (value, bool) {
-	fn := w.ps.cmdFuncs[v]
+func (w *walker) cmdFuncValue(v *types.Var) (value, bool) { return namedFuncValue(w.ps.cmdFuncs[v]) }
+
+// namedFuncValue is a function value of fn, if fn is not nil.
+func namedFuncValue(fn *types.Func) (value, bool) {
 	if fn == nil {
 		return value{}, false
 	}

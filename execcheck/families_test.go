@@ -61,19 +61,9 @@ func TestFamilies(t *testing.T) {
 // TestProcessKept: a process kept where execcheck does not follow a kill
 // (sent on a channel) makes the site unknown, not "ok: no cancel".
 func TestProcessKept(t *testing.T) {
-	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/prockept")
-	const line = 106
-	for _, r := range res {
-		for _, s := range r.Result.(*execcheck.Result).Sites {
-			if s.Posn.Line == line {
-				if s.Class != execcheck.Unknown || !strings.Contains(s.Reason, "cmd.Process") {
-					t.Errorf("Hand's site: got %s: %s, want unknown: its process is sent on a channel", s.Class, s.Reason)
-				}
-				return
-			}
-		}
-	}
-	t.Errorf("Hand's site at line %d: got none, want it unknown", line)
+	checkSites(t, "prockept", map[int]siteWant{
+		106: {execcheck.Unknown, "cmd.Process", false},
+	})
 }
 
 // TestTestBinaryLeaf: a test binary re-executed to run only tests that
@@ -105,59 +95,32 @@ func TestTestBinaryLeaf(t *testing.T) {
 // branch, for a command that gets its group only on one arm of another,
 // makes the site unknown, saying both, rather than ok.
 func TestGroupOnOneArm(t *testing.T) {
-	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/groupbranch")
-	want := "syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) (in processKill) comes only on one arm of the branch at groupbranch.go:39, and the command gets a process group of its own only on one arm of the branch at groupbranch.go:19 (SysProcAttr{Setpgid: true} (in setAttr)): execcheck cannot tell whether the two go together"
-	for _, r := range res {
-		for _, s := range r.Result.(*execcheck.Result).Sites {
-			if s.Posn.Line == 36 {
-				if s.Class != execcheck.Unknown || s.Reason != want {
-					t.Errorf("Job's site: got %s: %s, want unknown: %s", s.Class, s.Reason, want)
-				}
-				return
-			}
-		}
-	}
-	t.Errorf("Job's site at line 36: got none, want it unknown")
+	checkSites(t, "groupbranch", map[int]siteWant{
+		36: {execcheck.Unknown, "syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) (in processKill) comes only on one arm of the branch at groupbranch.go:39, and the command gets a process group of its own only on one arm of the branch at groupbranch.go:19 (SysProcAttr{Setpgid: true} (in setAttr)): execcheck cannot tell whether the two go together", true},
+	})
 }
 
-// TestTestContext: a run that waits, inline in the test function (or
-// subtest) that took t.Context(), has no cancel, and says why.
-func TestTestContext(t *testing.T) {
-	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/testctx")
-	want := map[int]bool{14: true, 25: true}
-	for _, r := range res {
-		for _, s := range r.Result.(*execcheck.Result).Sites {
-			if !want[s.Posn.Line] {
-				continue
-			}
-			w := "no cancel: the test's context (done only after the test function returns; the run ends in it before that), and no kill by hand"
-			if s.Class != execcheck.OK || s.Reason != w {
-				t.Errorf("site at line %d: got %s: %s, want ok: %s", s.Posn.Line, s.Class, s.Reason, w)
-			}
-			delete(want, s.Posn.Line)
-		}
-	}
-	for line := range want {
-		t.Errorf("site at line %d: got none, want one", line)
-	}
+// siteWant is what a site of a testdata package should say: its class,
+// and its reason exactly (whole) or a part of it.
+type siteWant struct {
+	class  execcheck.Class
+	reason string
+	whole  bool
 }
 
-// TestFlagLeaves: rg and fd without a flag that starts a process are ok,
-// and the reason names the flags it looked for.
-func TestFlagLeaves(t *testing.T) {
-	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/leafflags")
-	want := map[int]string{
-		20: "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and rg starts no process without --pre, --search-zip, --hostname-bin, -z: nothing outlives its kill (unless a RIPGREP_CONFIG_PATH config adds --pre or -z)",
-		25: "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and fd starts no process without --exec, --exec-batch, --list-details, -x, -X, -l: nothing outlives its kill",
-	}
+// checkSites runs the analyzer on the testdata package pkg and checks
+// the sites at the lines of want: each there, with its class and reason.
+func checkSites(t *testing.T, pkg string, want map[int]siteWant) {
+	t.Helper()
+	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
 	for _, r := range res {
 		for _, s := range r.Result.(*execcheck.Result).Sites {
 			w, ok := want[s.Posn.Line]
 			if !ok {
 				continue
 			}
-			if s.Class != execcheck.OK || s.Reason != w {
-				t.Errorf("site at line %d: got %s: %s, want ok: %s", s.Posn.Line, s.Class, s.Reason, w)
+			if s.Class != w.class || w.whole && s.Reason != w.reason || !strings.Contains(s.Reason, w.reason) {
+				t.Errorf("site at line %d: got %s: %s, want %s: %s", s.Posn.Line, s.Class, s.Reason, w.class, w.reason)
 			}
 			delete(want, s.Posn.Line)
 		}
@@ -165,33 +128,33 @@ func TestFlagLeaves(t *testing.T) {
 	for line := range want {
 		t.Errorf("site at line %d: got none, want one", line)
 	}
+}
+
+// TestTestContext: a run that waits, inline in the test function (or
+// subtest) that took t.Context(), has no cancel, and says why.
+func TestTestContext(t *testing.T) {
+	const w = "no cancel: the test's context (done only after the test function returns; the run ends in it before that), and no kill by hand"
+	checkSites(t, "testctx", map[int]siteWant{
+		14: {execcheck.OK, w, true},
+		25: {execcheck.OK, w, true},
+	})
+}
+
+// TestFlagLeaves: rg and fd without a flag that starts a process are ok,
+// and the reason names the flags it looked for.
+func TestFlagLeaves(t *testing.T) {
+	checkSites(t, "leafflags", map[int]siteWant{
+		20: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and rg starts no process without --pre, --search-zip, --hostname-bin, -z: nothing outlives its kill (unless a RIPGREP_CONFIG_PATH config adds --pre or -z)", true},
+		25: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and fd starts no process without --exec, --exec-batch, --list-details, -x, -X, -l: nothing outlives its kill", true},
+	})
 }
 
 // TestFuncVar: a run through a package variable that init sets to a
 // function killing the group after a grace is ok, and says when the kill
 // comes; one replaced outside init is not followed.
 func TestFuncVar(t *testing.T) {
-	res := analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/funcvar")
-	want := map[int]struct {
-		class  execcheck.Class
-		reason string
-	}{
-		68: {execcheck.OK, "while Wait has not returned (it comes when <-resChan did not fire within the grace"},
-		88: {execcheck.Unknown, "passed to runner, which execcheck cannot follow"},
-	}
-	for _, r := range res {
-		for _, s := range r.Result.(*execcheck.Result).Sites {
-			w, ok := want[s.Posn.Line]
-			if !ok {
-				continue
-			}
-			if s.Class != w.class || !strings.Contains(s.Reason, w.reason) {
-				t.Errorf("site at line %d: got %s: %s, want %s: ...%s...", s.Posn.Line, s.Class, s.Reason, w.class, w.reason)
-			}
-			delete(want, s.Posn.Line)
-		}
-	}
-	for line := range want {
-		t.Errorf("site at line %d: got none, want one", line)
-	}
+	checkSites(t, "funcvar", map[int]siteWant{
+		68: {execcheck.OK, "while Wait has not returned (it comes when <-resChan did not fire within the grace", false},
+		88: {execcheck.Unknown, "passed to runner, which execcheck cannot follow", false},
+	})
 }

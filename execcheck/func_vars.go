@@ -25,22 +25,6 @@ func (ps *pkgState) scanFuncVars() {
 	decl := map[*types.Var]*types.Func{}
 	inits := map[*types.Var][]*types.Func{}
 	lost := map[*types.Var]bool{}
-	named := func(e ast.Expr) *types.Func {
-		var id *ast.Ident
-		switch e := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			id = e
-		case *ast.SelectorExpr:
-			id = e.Sel
-		default:
-			return nil
-		}
-		fn, _ := info.Uses[id].(*types.Func)
-		if fn == nil || fn.Signature().Recv() != nil {
-			return nil
-		}
-		return fn
-	}
 	funcVar := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
@@ -67,7 +51,7 @@ func (ps *pkgState) scanFuncVars() {
 					}
 					for i, name := range vs.Names {
 						if v := funcVar(name); v != nil && i < len(vs.Values) {
-							if fn := named(vs.Values[i]); fn != nil {
+							if fn := funcNamed(info, vs.Values[i]); fn != nil {
 								decl[v] = fn
 							} else {
 								lost[v] = true
@@ -86,7 +70,7 @@ func (ps *pkgState) scanFuncVars() {
 						if as, ok := st.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
 							for i, l := range as.Lhs {
 								if v := funcVar(l); v != nil {
-									if fn := named(as.Rhs[i]); fn != nil {
+									if fn := funcNamed(info, as.Rhs[i]); fn != nil {
 										inits[v] = append(inits[v], fn)
 									} else {
 										lost[v] = true
@@ -138,10 +122,4 @@ func topLevel(body *ast.BlockStmt, st ast.Stmt) bool {
 
 // funcVarValue is the value of a read of v, if it holds one named
 // function production runs.
-func (w *walker) funcVarValue(v *types.Var) (value, bool) {
-	fn := w.ps.funcVars[v]
-	if fn == nil {
-		return value{}, false
-	}
-	return value{fn: &fnVal{named: fn}}, true
-}
+func (w *walker) funcVarValue(v *types.Var) (value, bool) { return namedFuncValue(w.ps.funcVars[v]) }
