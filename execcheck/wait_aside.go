@@ -25,7 +25,9 @@ import (
 // waitedAside records a cmd.Wait() of r at c in a goroutine started
 // where a command is started (a go statement in such a function, or a
 // function the package only starts with go from one), unless a read of
-// r's pipe came before it in the function walked.
+// r's pipe came before it in the function walked, other than one in a
+// goroutine of its own not joined yet. what names the Wait: cmd.Wait, or
+// the helper's that waits for it.
 func (w *walker) waitedAside(r *instance, c *ast.CallExpr, what string) {
 	for _, rd := range w.reads {
 		// A read in a goroutine of its own, not joined, runs beside
