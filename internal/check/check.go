@@ -96,6 +96,7 @@ type runEnd struct {
 	err   error
 	panic any
 	stack []byte
+	at    time.Time // when run returned, by its own goroutine
 }
 
 func (c *check) do(run func(context.Context) error) Outcome {
@@ -119,18 +120,32 @@ func (c *check) do(run func(context.Context) error) Outcome {
 			if r := recover(); r != nil {
 				o = runEnd{panic: r, stack: debug.Stack()}
 			}
+			o.at = time.Now()
+			phase("run ends")
 			returned <- o
+			phase("run end sent")
 		}()
 		c.scope.Do(ctx, func(ctx context.Context) { o.err = run(ctx) })
 	}()
 
 	early, gotEarly, why := c.waitToCancel(returned)
+	phase("waited")
 	if !c.copySampled && c.cfg.Mode == CancelWhenAlive {
 		// Before the look at the proof, which must be the last thing
 		// before the cancel.
 		c.sampleCopies()
 	}
 	atCancel := c.d.mon.Snapshot()
+	if !gotEarly {
+		// waitToCancel looks at the proof before at run's return: on a
+		// loaded machine both can be ready when it wakes, and a run that
+		// returned first was not cancelled.
+		select {
+		case early = <-returned:
+			gotEarly, why = true, "run returned first"
+		default:
+		}
+	}
 	c.proved, c.why, c.early = atCancel.Proof != nil, why, gotEarly
 	if c.proved && !gotEarly {
 		c.lapse = atCancel.Lapse()
@@ -140,8 +155,10 @@ func (c *check) do(run func(context.Context) error) Outcome {
 		// own failure. A run that returned first was not cancelled.
 		c.d.mon.MarkCancelled()
 	}
-	cancel()
+	// The time first: a return the cancel caused then comes after it by
+	// the clock, however late this goroutine runs again.
 	cancelled := time.Now()
+	cancel()
 	phase("cancel")
 	c.cancelDelay = cancelled.Sub(c.start)
 	if !c.copySampled {
@@ -285,7 +302,12 @@ func (c *check) waitReturn(returned <-chan runEnd, cancelled time.Time) {
 	defer bound.Stop()
 	select {
 	case c.out = <-returned:
-		c.elapsed, c.returned = time.Since(cancelled), true
+		c.elapsed, c.returned = c.out.at.Sub(cancelled), true
+		if c.elapsed < 0 {
+			// It returned in the microseconds between the last look at
+			// returned and the cancel: before the cancel, so early.
+			c.elapsed, c.early = 0, true
+		}
 		return
 	case <-bound.C:
 	}
@@ -438,7 +460,7 @@ func (c *check) judgeUnproved(snap monitor.Snapshot) {
 	}
 	var when string
 	if c.early {
-		when = fmt.Sprintf("run returned before any cancel, %v after start: err = %v", short(c.cancelDelay), c.out.err)
+		when = fmt.Sprintf("run returned before any cancel, %v after start: err = %v", short(c.out.at.Sub(c.start)), c.out.err)
 	} else {
 		when = fmt.Sprintf("exectest cancelled %v after start (%s); run then returned %v later: err = %v", short(c.cancelDelay), c.why, short(c.elapsed), c.out.err)
 	}
@@ -467,7 +489,7 @@ func (c *check) writeTracker(b *strings.Builder, s monitor.Snapshot) {
 
 func (c *check) returnedWhen() string {
 	if c.early {
-		return fmt.Sprintf("run returned before the cancel, %v after start", short(c.cancelDelay))
+		return fmt.Sprintf("run returned before the cancel, %v after start", short(c.out.at.Sub(c.start)))
 	}
 	return fmt.Sprintf("run returned %v after cancel", short(c.elapsed))
 }

@@ -165,8 +165,8 @@ func CatchingInterrupts() bool {
 // (see phaseHook), until the returned function is called. Not for
 // parallel tests.
 func SetPhaseHook(hook func(phase string)) (restore func()) {
-	phaseHook = hook
-	return func() { phaseHook = nil }
+	phaseHook.Store(&hook)
+	return func() { phaseHook.Store(nil) }
 }
 
 // PendingFixtures is how many fixtures of tb wait for its end to be

@@ -68,7 +68,7 @@ func (c *check) passLine(snap monitor.Snapshot) string {
 	var b strings.Builder
 	b.WriteString("exectest: pass: ")
 	if c.early {
-		fmt.Fprintf(&b, "run returned before the cancel, %v after start", short(c.cancelDelay))
+		fmt.Fprintf(&b, "run returned before the cancel, %v after start", short(c.out.at.Sub(c.start)))
 	} else {
 		fmt.Fprintf(&b, "cancel→return %v (bound %v)", short(c.elapsed), c.cfg.Bound)
 	}
