@@ -104,6 +104,8 @@ func run(pass *analysis.Pass) (any, error) {
 	ps.scanFileVars() // after decls: a function's file results are read from its body
 	ps.scanCmdFuncs()
 	ps.scanFuncVars()
+	ps.scanFieldFuncs()
+	ps.litBusy = map[*ast.FuncLit]bool{}
 	for _, fn := range order {
 		if _, done := ps.sums[fn]; !done {
 			ps.walkFunc(fn, ps.decls[fn])

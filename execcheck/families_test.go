@@ -51,6 +51,7 @@ func TestFamilies(t *testing.T) {
 		"testctx",
 		"waitfree",
 		"afterwait",
+		"fieldfunc",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -156,5 +157,16 @@ func TestFuncVar(t *testing.T) {
 	checkSites(t, "funcvar", map[int]siteWant{
 		68: {execcheck.OK, "while Wait has not returned (it comes when <-resChan did not fire within the grace", false},
 		88: {execcheck.Unknown, "passed to runner, which execcheck cannot follow", false},
+	})
+}
+
+// TestFieldFunc: a kill through a field of function type the package
+// fills once, with a literal or a named function, is followed with the
+// call's pid and signal; a field given two functions is not, and says so.
+func TestFieldFunc(t *testing.T) {
+	checkSites(t, "fieldfunc", map[int]siteWant{
+		49: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(pid, sig) (in the function g.deps.kill holds))", false},
+		69: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pid, sig) (in killGroup))", false},
+		87: {execcheck.Unknown, "its pid goes with a signal to t.signal, which execcheck cannot follow", true},
 	})
 }

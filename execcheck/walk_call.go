@@ -99,6 +99,10 @@ func (w *walker) call(c *ast.CallExpr) []value {
 				vals, _ := w.knownCall(c, v.fn.named, value{}, nil, false, args)
 				return vals
 			}
+			if v.fn.lit != nil {
+				w.callFieldLit(v.fn.lit, args, c)
+				return nil
+			}
 			if v.fn.named != nil {
 				if s := w.ps.summaryOf(v.fn.named); s != nil {
 					return w.apply(s, v.fn.named, c, args)
@@ -124,6 +128,14 @@ func (w *walker) passedOn(c *ast.CallExpr, fn *types.Func, args []value, dynamic
 		}
 		if a.inst != nil && dynamic {
 			w.escape(a.inst, "passed to "+name+", which execcheck cannot follow")
+		}
+		if x := a.pid; x == nil && a.proc != nil {
+			a.pid = a.proc
+		}
+		if a.pid != nil && dynamic && takesSignal(w.info.TypeOf(c.Fun)) {
+			// A kill through a function value execcheck does not know
+			// (field_funcs.go follows those the package fills once).
+			w.record(a.pid, w.here(effect{Unknown: true, SigParam: -1, Why: "its pid goes with a signal to " + name + ", which execcheck cannot follow"}), -1)
 		}
 	}
 	if w.cancelOwner != nil && (dynamic || fn == nil || !quietPkg(fn.Pkg())) {
@@ -365,4 +377,22 @@ func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.E
 	}
 	x.p = q
 	return x
+}
+
+// takesSignal reports whether t is a function type with a signal
+// parameter: a kill.
+func takesSignal(t types.Type) bool {
+	sig, ok := types.Unalias(t).(*types.Signature)
+	if t != nil && !ok {
+		sig, ok = t.Underlying().(*types.Signature)
+	}
+	if !ok {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if isSignal(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }

@@ -202,6 +202,9 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 		if v, ok := w.cmdFuncValue(f); ok {
 			return v
 		}
+		if v, ok := w.fieldFuncValue(f); ok {
+			return v
+		}
 		if isContext(f.Type()) {
 			return w.ctxFieldRead(e, f)
 		}

@@ -53,7 +53,7 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 			continue
 		}
 		for _, id := range names {
-			if obj := w.info.ObjectOf(id); obj != nil && i < len(bind) && (bind[i].inst != nil || bind[i].proc != nil || bind[i].pid != nil || bind[i].pipe != nil) {
+			if obj := w.info.ObjectOf(id); obj != nil && i < len(bind) && (bind[i].inst != nil || bind[i].proc != nil || bind[i].pid != nil || bind[i].pipe != nil || bind[i].isSig) {
 				w.env[obj] = bind[i] // the argument itself
 			} else if obj != nil {
 				sc.params[obj] = i

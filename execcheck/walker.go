@@ -42,6 +42,8 @@ type pkgState struct {
 	pipeOuts     []pipeOut                  // pipes functions return (pipe_kept.go)
 	cmdFuncs     map[*types.Var]*types.Func // variables and fields assigned exec.Command (cmd_funcs.go)
 	funcVars     map[*types.Var]*types.Func // package variables holding the one function production runs (func_vars.go)
+	fieldFuncs   map[*types.Var]fieldFunc   // fields of function type holding the one function production runs (field_funcs.go)
+	litBusy      map[*ast.FuncLit]bool      // field literals being walked at a call (field_funcs.go)
 	files        map[*types.Var]*fileState  // what the variables of interface type are assigned (file_vars.go)
 	kept         []keptIn                   // commands whose pid a field shared by several holds (pid_shared.go)
 	setInClosure map[types.Object]token.Pos // locals a function literal sets (state_guard.go)
@@ -130,6 +132,7 @@ type fnVal struct {
 	recvExpr ast.Expr
 	params   map[int]*instance // a closure's command parameters
 	results  []value           // what a closure returns
+	lit      *ast.FuncLit      // a field's literal, walked at its call (field_funcs.go)
 }
 
 // targeted is a kill a closure makes, kept for its call (callFn): of
