@@ -176,6 +176,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		return verdict{class: OK, reason: "no cancel: " + how + ", and no kill by hand"}
 	}
 
+	hand, leaderOnly := splitReaped(rs, p, hand)
 	var ctxPath, handPath *reach
 	if cancellable {
 		var effs []effect
@@ -212,6 +213,15 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		pipeWhy = p.ReadWhy
 	case rs.kind == runOutput || rs.kind == runCombined:
 		pipeWhy = "the output is collected by " + rs.kind.String() + "()"
+	}
+	if len(leaderOnly) > 0 && plat != platNone {
+		l := reachOf(leaderOnly, p)
+		if ctxPath != nil && l.watch && !p.CancelSet && !p.Applied {
+			ctxPath = nil // as for a watch by hand, above
+		}
+		if (ctxPath == nil || ctxPath.nothing) && (handPath == nil || handPath.nothing) && l.groupKill != "" {
+			return leaderOnlyVerdict(p, l.groupKill, pipe, unbounded, pipeWhy)
+		}
 	}
 
 	if plat == platNone {

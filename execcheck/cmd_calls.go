@@ -84,12 +84,12 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			if u, ok := ast.Unparen(c.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.SUB {
 				group = true
 			}
-			w.kill(t.pid, group, w.sigOf(c.Args[1]), types.ExprString(c))
+			w.killBy(t.pid, group, group && t.byPgid && !w.waitFollows(c), w.sigOf(c.Args[1]), types.ExprString(c))
 		}
 		return nil, true
 	case isUnixPkg(pkgPathOf(fn)) && fn.Name() == "Getpgid":
 		if len(args) == 1 {
-			return []value{{pid: args[0].pid}, {pgidErr: args[0].pid}}, true
+			return []value{{pid: args[0].pid, byPgid: args[0].pid != nil}, {pgidErr: args[0].pid}}, true
 		}
 		return nil, true
 	case pkgPathOf(fn) == cancelpolicyPath:

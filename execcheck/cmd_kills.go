@@ -58,10 +58,15 @@ func signalVar(o *types.Var) (value, bool) {
 // pid), where the walk stands: into the Cancel being walked, into the
 // closure whose call it waits for, or onto the command.
 func (w *walker) kill(target *instance, group bool, sv value, why string) {
+	w.killBy(target, group, false, sv, why)
+}
+
+// killBy is kill, for a group found by syscall.Getpgid if byPgid.
+func (w *walker) killBy(target *instance, group, byPgid bool, sv value, why string) {
 	if w.killsNothing(target, group) {
 		return
 	}
-	e := effect{Group: group, Why: why}
+	e := effect{Group: group, ByGetpgid: byPgid, Why: why}
 	closureSig := w.sigSource(sv, &e)
 	w.record(target, w.here(e), closureSig)
 }

@@ -52,6 +52,7 @@ func TestFamilies(t *testing.T) {
 		"waitfree",
 		"afterwait",
 		"fieldfunc",
+		"pgidreaped",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -168,5 +169,16 @@ func TestFieldFunc(t *testing.T) {
 		49: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(pid, sig) (in the function g.deps.kill holds))", false},
 		69: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pid, sig) (in killGroup))", false},
 		87: {execcheck.Unknown, "its pid goes with a signal to t.signal, which execcheck cannot follow", true},
+	})
+}
+
+// TestPgidReaped: a group found by Getpgid of a pid that Wait reaps is
+// reached only while the direct child runs; kill(-pid), a child never
+// reaped and one reaped only after the kill keep their group.
+func TestPgidReaped(t *testing.T) {
+	checkSites(t, "pgidreaped", map[int]siteWant{
+		54: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		78: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
+		96: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killThenReap)), also after the direct child exited", true},
 	})
 }

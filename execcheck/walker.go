@@ -169,6 +169,7 @@ type value struct {
 	sigScope   *scope
 
 	pgidErr *instance // the error of syscall.Getpgid of this command's pid (pgid_fallback.go)
+	byPgid  bool      // the pid is syscall.Getpgid of the command's pid (pgid_reaped.go)
 	waitErr bool      // the error of a command's Wait or Run (wait_result.go)
 }
 

@@ -49,11 +49,13 @@ func Fallback(ctx context.Context, prog string) error {
 }
 
 // GroupGone kills the direct child only where Getpgid failed: the child
-// is gone then, and that kill reaches nothing.
+// is gone then, and that kill reaches nothing (no orphan). The group kill
+// finds the group by Getpgid, which fails once Wait reaped the child: it
+// comes only while the child runs, and prog may be a launcher.
 func GroupGone(ctx context.Context, prog string) error {
 	cmd := exec.Command(prog)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-pgid, syscall.SIGKILL\)\) only while the direct child runs`
 		return err
 	}
 	go func() {

@@ -1,0 +1,88 @@
+package execcheck
+
+// A group kill whose group comes from syscall.Getpgid of the command's
+// pid, while the command is waited for:
+//
+//	pgid, err := syscall.Getpgid(p.cmd.Process.Pid) // go-paths-helper
+//	...
+//	syscall.Kill(-pgid, syscall.SIGKILL)
+//
+// Wait reaps the direct child as soon as it exits (os/exec's Wait calls
+// Process.Wait before it waits for the copy of the output), and getpgid
+// of a reaped pid fails (ESRCH): the kill then reaches nothing. So it
+// reaches the group only while the direct child runs, as a group kill
+// in Cancel does: a launcher that exits at once leaves its group, and a
+// copied pipe they hold keeps Wait waiting. kill(-pid) with the pid
+// itself has no such limit: the group lives while any member does.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+)
+
+// splitReaped takes out of hand the group kills found by Getpgid, where
+// the command is waited for (a Wait of this run, or elsewhere, in a
+// goroutine or not): once the direct child exits, that Wait reaps it,
+// and they come only while it runs. A child nothing waits for stays a
+// zombie whose pid still names its group; so does one whose only reaper
+// follows the kill (waitFollows), which the kill did not mark.
+func splitReaped(rs *runSite, p *props, hand []effect) (rest, leaderOnly []effect) {
+	if !(p.Waited || p.ProcWait != "" || rs.kind != runStart) {
+		return hand, nil // never reaped: the pid stays the group's
+	}
+	for _, e := range hand {
+		if e.ByGetpgid && e.Group && !e.Unknown {
+			leaderOnly = append(leaderOnly, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return rest, leaderOnly
+}
+
+// leaderOnlyVerdict classes a run whose only group kill is found by
+// Getpgid of a pid Wait reaps, as a group kill in Cancel is classed.
+func leaderOnlyVerdict(p *props, g string, pipe, unbounded bool, pipeWhy string) verdict {
+	how := fmt.Sprintf("a kill by hand reaches the group (%s) only while the direct child runs: it finds the group by syscall.Getpgid of the child's pid, which fails once Wait has reaped it", g)
+	prog := launcherWhy(p)
+	switch {
+	case prog != "" && pipe && unbounded:
+		return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: %s, and %s; when it exits, Wait waits for the descendants still holding the pipe, which a cancel no longer reaches", pipeWhy, noWaitDelay(p), how, prog)}
+	case prog != "":
+		return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("%s, and %s: its group keeps running after it exits", how, prog)}
+	case pipe && unbounded:
+		return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: %s, and a descendant that leaves the group (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), how)}
+	}
+	return verdict{class: OK, reason: fmt.Sprintf("%s, and Wait is bounded (%s); %s", how, boundWhy(p), programWhy(p))}
+}
+
+// waitFollows reports whether a Wait of an *exec.Cmd or an *os.Process
+// comes after the kill c in the function (or literal) it stands in, as
+// air's killCmd does (Getpgid, kill the group, then Process.Wait): the
+// child is not reaped before that kill.
+func (w *walker) waitFollows(c *ast.CallExpr) bool {
+	var body *ast.BlockStmt
+	if w.cur != nil && w.cur.body != nil {
+		body = w.cur.body
+	} else if d := w.ps.decls[w.fn]; d != nil {
+		body = d.Body
+	}
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found || call.Pos() <= c.End() {
+			return !found
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
+			if fn, _ := w.info.Uses[sel.Sel].(*types.Func); methodOf(fn, "os/exec", "Cmd") || methodOf(fn, "os", "Process") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

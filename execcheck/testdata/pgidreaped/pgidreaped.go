@@ -1,0 +1,102 @@
+//go:build unix
+
+// Package pgidreaped kills a command's group found by syscall.Getpgid of
+// its pid, reduced from arduino/go-paths-helper: while Wait reaps the
+// direct child, the lookup fails once it exited, so the kill reaches
+// the group only while the child runs.
+package pgidreaped
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+func killGroup(cmd *exec.Cmd) error { // want killGroup:`^execcheck\[param 0: \[kills\(group:KILL\)\]\]$`
+	pgid, err := syscall.Getpgid(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	return syscall.Kill(-pgid, syscall.SIGKILL)
+}
+
+// waited: Wait reaps the child, so a cancel after it exited finds no
+// group, and the pipe a descendant holds keeps Wait waiting.
+func waited(ctx context.Context, args []string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\): a kill by hand reaches the group \(syscall.Kill\(-pgid, syscall.SIGKILL\) \(in killGroup\)\) only while the direct child runs: it finds the group by syscall.Getpgid of the child's pid, which fails once Wait has reaped it`
+		return "", err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			killGroup(cmd)
+		case <-done:
+		}
+	}()
+	err := cmd.Wait()
+	return out.String(), err
+}
+
+// byPid kills -pid itself: the group lives while any member does.
+func byPid(ctx context.Context, args []string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		case <-done:
+		}
+	}()
+	err := cmd.Wait()
+	return out.String(), err
+}
+
+// server never waits for its child, which stays a zombie once it
+// exits: its pid stays the group's, and Getpgid finds it.
+type server struct{ cmd *exec.Cmd }
+
+func (s *server) start(args []string, log *os.File) error {
+	s.cmd = exec.Command(args[0], args[1:]...)
+	s.cmd.Stdout = log
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return s.cmd.Start()
+}
+
+func (s *server) Stop() error { return killGroup(s.cmd) } // want Stop:`^execcheck\[kills: group:KILL\]$`
+
+// killThenReap kills the group, then reaps the child, as air's killCmd
+// does: nothing reaped it before the kill, so Getpgid finds its group.
+func killThenReap(cmd *exec.Cmd) { // want killThenReap:`^execcheck\[param 0: \[kills\(group:KILL\) procwait\]\]$`
+	pgid, err := syscall.Getpgid(cmd.Process.Pid)
+	if err == nil {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	cmd.Process.Wait()
+}
+
+func rebuild(prog string, restart <-chan struct{}) error {
+	cmd := exec.Command(prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	<-restart
+	killThenReap(cmd)
+	return nil
+}
