@@ -28,7 +28,8 @@ var shims = map[string]bool{
 // Programs that may (find -exec, xargs, env, tar's compressors, sort's
 // --compress-program, git, ssh) are not here. lsof's one child, its
 // stat/readlink helper, closes every descriptor but its own request
-// pipes at once and exits when lsof dies.
+// pipes at once and exits when lsof dies. ffmpeg and ffprobe run their
+// codecs, filters and protocols in threads of their own process.
 var leaves = map[string]bool{
 	"sleep": true, "true": true, "false": true, "cat": true, "echo": true, "yes": true,
 	"printf": true, "head": true, "tail": true, "wc": true, "tee": true, "ls": true,
@@ -39,6 +40,7 @@ var leaves = map[string]bool{
 	"tr": true, "uniq": true, "base64": true, "md5sum": true, "sha1sum": true,
 	"sha256sum": true, "sha512sum": true, "mkdir": true, "rm": true, "cp": true,
 	"mv": true, "ln": true, "chmod": true, "touch": true, "jq": true, "lsof": true,
+	"ffmpeg": true, "ffprobe": true,
 }
 
 // escapers are words in a command line that start a descendant outside

@@ -31,6 +31,12 @@ func Jq(ctx context.Context, filter, file string) ([]byte, error) {
 	return exec.CommandContext(ctx, "jq", filter, file).Output()
 }
 
+// Ffmpeg starts no process (round 8: spindle's transcription, a false
+// hang).
+func Ffmpeg(ctx context.Context, in, out string) ([]byte, error) {
+	return exec.CommandContext(ctx, "ffmpeg", "-y", "-i", in, "-vn", "-ac", "1", out).CombinedOutput()
+}
+
 // Find may run -exec; tar may run a compressor: neither is a leaf.
 func Find(ctx context.Context, dir string) ([]byte, error) {
 	return exec.CommandContext(ctx, "find", dir, "-name", "*.go").Output() // want `^hang: the output is collected by Output\(\)`
