@@ -214,13 +214,22 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	case rs.kind == runOutput || rs.kind == runCombined:
 		pipeWhy = "the output is collected by " + rs.kind.String() + "()"
 	}
-	if len(leaderOnly) > 0 && plat != platNone {
+	if len(leaderOnly) > 0 {
 		l := reachOf(leaderOnly, p)
-		if ctxPath != nil && l.watch && !p.CancelSet && !p.Applied {
-			ctxPath = nil // as for a watch by hand, above
+		cp := ctxPath
+		if cp != nil && l.watch && !p.CancelSet && !p.Applied {
+			cp = nil // as for a watch by hand, above
 		}
-		if (ctxPath == nil || ctxPath.nothing) && (handPath == nil || handPath.nothing) && l.groupKill != "" {
+		if plat != platNone && (cp == nil || cp.nothing) && (handPath == nil || handPath.nothing) && l.groupKill != "" {
 			return leaderOnlyVerdict(p, l.groupKill, pipe, unbounded, pipeWhy)
+		}
+		// Beside other kills, or not a group kill after all: judged
+		// with them, as before.
+		hand = append(hand, leaderOnly...)
+		r := reachOf(hand, p)
+		handPath = &r
+		if ctxPath != nil && handPath.watch && handPath.direct == "" && !p.CancelSet && !p.Applied {
+			ctxPath = nil
 		}
 	}
 

@@ -100,3 +100,25 @@ func rebuild(prog string, restart <-chan struct{}) error {
 	killThenReap(cmd)
 	return nil
 }
+
+// noGroup kills "the group" of a child that has none of its own: the
+// test's group, as it were; judged as the other kills are.
+func noGroup(ctx context.Context, args []string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(syscall.Kill\(-pgid, syscall.SIGKILL\) \(in killGroup\), but the command has no process group of its own`
+		return "", err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			killGroup(cmd)
+		case <-done:
+		}
+	}()
+	err := cmd.Wait()
+	return out.String(), err
+}
