@@ -177,6 +177,11 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 
 	hand, leaderOnly := splitReaped(rs, p, hand)
+	if !(pipe && unbounded) {
+		var ended []effect
+		hand, ended = splitUntilWait(hand)
+		leaderOnly = append(leaderOnly, ended...)
+	}
 	var ctxPath, handPath *reach
 	if cancellable {
 		var effs []effect
@@ -221,15 +226,28 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			cp = nil // as for a watch by hand, above
 		}
 		if plat != platNone && (cp == nil || cp.nothing) && (handPath == nil || handPath.nothing) && l.groupKill != "" {
-			return leaderOnlyVerdict(p, l.groupKill, pipe, unbounded, pipeWhy)
+			why := pipeWhy
+			if p.ReadPipe && p.CopyPipe && byGetpgidOnly(leaderOnly) {
+				// The pipe read before Wait is read while the child is
+				// unreaped, Getpgid still finding the group: the copy
+				// os/exec waits for after reaping it is what the kill misses.
+				why = p.CopyWhy
+			}
+			return leaderOnlyVerdict(p, leaderOnlyHow(leaderOnly, l.groupKill, p), pipe, unbounded, why)
 		}
-		// Beside other kills, or not a group kill after all: judged
-		// with them, as before.
-		hand = append(hand, leaderOnly...)
-		r := reachOf(hand, p)
-		handPath = &r
-		if ctxPath != nil && handPath.watch && handPath.direct == "" && !p.CancelSet && !p.Applied {
-			ctxPath = nil
+		switch {
+		case cp != nil && cp.groupKill != "" && l.groupKill != "" && (handPath == nil || handPath.nothing):
+			// Cancel kills the group too, and they come no later than
+			// it does: they add nothing to it.
+		default:
+			// Beside other kills, or not a group kill after all: judged
+			// with them, as before.
+			hand = append(hand, leaderOnly...)
+			r := reachOf(hand, p)
+			handPath = &r
+			if ctxPath != nil && handPath.watch && handPath.direct == "" && !p.CancelSet && !p.Applied {
+				ctxPath = nil
+			}
 		}
 	}
 

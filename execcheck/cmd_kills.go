@@ -110,6 +110,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	if !e.AfterWait {
 		e.AfterWait = w.inGo == 0 && w.waitedHere(target)
 	}
+	if e.UntilWait == "" {
+		e.UntilWait = w.untilWait(w.pos)
+	}
 	se := e
 	if closureSig >= 0 {
 		se.Sig = sigUnknown

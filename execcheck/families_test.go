@@ -53,6 +53,7 @@ func TestFamilies(t *testing.T) {
 		"afterwait",
 		"fieldfunc",
 		"pgidreaped",
+		"watchend",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -177,8 +178,21 @@ func TestFieldFunc(t *testing.T) {
 // reaped and one reaped only after the kill keep their group.
 func TestPgidReaped(t *testing.T) {
 	checkSites(t, "pgidreaped", map[int]siteWant{
-		54: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		78: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
-		96: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killThenReap)), also after the direct child exited", true},
+		55: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		79: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
+		97: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killThenReap)), also after the direct child exited", true},
+	})
+}
+
+// TestWatchEnd: a watch the run ends once Wait returns is no watch after
+// the direct child exits where Wait is bounded; where a pipe keeps Wait
+// waiting, or the run sends the kill's own message, or the kill follows
+// the end, it is the kill by hand it was.
+func TestWatchEnd(t *testing.T) {
+	checkSites(t, "watchend", map[int]siteWant{
+		55:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		90:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		111: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)) only until Wait returns (the watch ends with defer close(done)), and nothing holds Wait long after the direct child exits (no output pipe); git is not a known launcher", true},
+		132: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})
 }

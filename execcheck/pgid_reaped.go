@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // splitReaped takes out of hand the group kills found by Getpgid, where
@@ -41,10 +42,13 @@ func splitReaped(rs *runSite, p *props, hand []effect) (rest, leaderOnly []effec
 	return rest, leaderOnly
 }
 
-// leaderOnlyVerdict classes a run whose only group kill is found by
-// Getpgid of a pid Wait reaps, as a group kill in Cancel is classed.
-func leaderOnlyVerdict(p *props, g string, pipe, unbounded bool, pipeWhy string) verdict {
-	how := fmt.Sprintf("a kill by hand reaches the group (%s) only while the direct child runs: it finds the group by syscall.Getpgid of the child's pid, which fails once Wait has reaped it", g)
+// leaderOnlyVerdict classes a run whose only group kill comes only while
+// the direct child runs (found by Getpgid of a pid Wait reaps, or in a
+// watch that ends when a bounded Wait returns), as a group kill in
+// Cancel is classed.
+// how says why the kill comes only while the direct child runs
+// (leaderOnlyHow).
+func leaderOnlyVerdict(p *props, how string, pipe, unbounded bool, pipeWhy string) verdict {
 	prog := launcherWhy(p)
 	switch {
 	case prog != "" && pipe && unbounded:
@@ -53,6 +57,9 @@ func leaderOnlyVerdict(p *props, g string, pipe, unbounded bool, pipeWhy string)
 		return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("%s, and %s: its group keeps running after it exits", how, prog)}
 	case pipe && unbounded:
 		return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: %s, and a descendant that leaves the group (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), how)}
+	}
+	if strings.Contains(how, "only until Wait returns") {
+		return verdict{class: OK, reason: fmt.Sprintf("%s; %s", how, programWhy(p))} // how says Wait is bounded
 	}
 	return verdict{class: OK, reason: fmt.Sprintf("%s, and Wait is bounded (%s); %s", how, boundWhy(p), programWhy(p))}
 }
@@ -85,4 +92,26 @@ func (w *walker) waitFollows(c *ast.CallExpr) bool {
 		return !found
 	})
 	return found
+}
+
+// leaderOnlyHow says why the group kills es, of group g, come only while
+// the direct child runs.
+func leaderOnlyHow(es []effect, g string, p *props) string {
+	for _, e := range es {
+		if e.UntilWait != "" && !e.ByGetpgid {
+			return fmt.Sprintf("a kill by hand reaches the group (%s) only until Wait returns (the watch ends with %s), and nothing holds Wait long after the direct child exits (%s)", g, e.UntilWait, boundWhy(p))
+		}
+	}
+	return fmt.Sprintf("a kill by hand reaches the group (%s) only while the direct child runs: it finds the group by syscall.Getpgid of the child's pid, which fails once Wait has reaped it", g)
+}
+
+// byGetpgidOnly reports whether every kill of es finds its group by
+// Getpgid.
+func byGetpgidOnly(es []effect) bool {
+	for _, e := range es {
+		if !e.ByGetpgid {
+			return false
+		}
+	}
+	return len(es) > 0
 }

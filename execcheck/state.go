@@ -37,6 +37,7 @@ type effect struct {
 	GroupTest  int      // on an arm of an if testing the command's Setpgid: 1 the arm with a group, 2 the other (group_branch.go)
 	AfterWait  bool     // it comes only after the command's Wait (or Run) returned, in the same function (after_wait.go)
 	ByGetpgid  bool     // a group kill whose group is syscall.Getpgid of the command's pid (pgid_reaped.go)
+	UntilWait  string   // it stands in a watch the run ends once Wait returns: how (watch_end.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one

@@ -85,6 +85,7 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 	prevOuter := w.outerBranch
 	w.outerBranch = append(append([]branchStep(nil), w.outerBranch...), w.branch...)
 	defer func() { w.outerBranch = prevOuter }()
+	w.startWatch(sc, fl, prevCur)
 	w.cur, w.branch, w.curFn, w.nres, w.loops, w.untilDone = sc, nil, fv, nres, 0, nil
 	watch := w.enterWatch(fl.Body)
 	w.block(fl.Body.List)

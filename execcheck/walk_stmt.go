@@ -130,6 +130,7 @@ func (w *walker) stmt(s ast.Stmt) {
 	case *ast.LabeledStmt:
 		w.stmt(s.Stmt)
 	case *ast.GoStmt:
+		w.goNext, _ = ast.Unparen(s.Call.Fun).(*ast.FuncLit)
 		w.inGo++
 		w.call(s.Call)
 		w.inGo--

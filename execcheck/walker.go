@@ -118,6 +118,7 @@ type scope struct {
 	id     int
 	params map[types.Object]int
 	body   *ast.BlockStmt // a function literal's body (wait_free.go)
+	watch  *goWatch       // a goroutine's watch that Wait's return ends (watch_end.go)
 }
 
 // fnVal is a function value: a closure whose kills wait for its call, or
@@ -219,6 +220,7 @@ type walker struct {
 	callsCancel bool         // the body walked calls a context.CancelFunc
 	watchNext   bool         // the next function literal walked is context.AfterFunc's
 	laterNext   bool         // the next function literal walked runs later, on its own: an AfterFunc's (pipe_reads.go)
+	goNext      *ast.FuncLit // the literal a go statement calls, walked next (watch_end.go)
 	later       map[int]bool // the scopes of such literals
 	bindNext    []value      // the next function literal walked is called with these arguments, here
 	reads       []readRec

@@ -9,6 +9,7 @@ package pgidreaped
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -121,4 +122,32 @@ func noGroup(ctx context.Context, args []string) (string, error) {
 	}()
 	err := cmd.Wait()
 	return out.String(), err
+}
+
+// readAndCopied reads stdout before Wait, while the child is unreaped
+// and Getpgid finds its group; the stderr os/exec copies is waited for
+// after Wait reaped it, which the kill misses: the reason names it.
+func readAndCopied(ctx context.Context, args []string) ([]byte, error) {
+	var errb bytes.Buffer
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = &errb
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stderr is a \*bytes.Buffer and nothing bounds Wait: a kill by hand reaches the group \(syscall.Kill\(-pgid, syscall.SIGKILL\) \(in killGroup\)\) only while the direct child runs`
+		return nil, err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			killGroup(cmd)
+		case <-done:
+		}
+	}()
+	b, _ := io.ReadAll(out)
+	return b, cmd.Wait()
 }

@@ -23,10 +23,12 @@ func command(ctx context.Context, argv []string) *exec.Cmd { // want command:`^e
 
 // Watched is reduced from real code: a goroutine kills the group when
 // the context is done. It was an orphan: only the default Cancel
-// counted.
+// counted. The watch ends with the deferred close once Wait returns,
+// which, with no pipe, is when the direct child exits: a launcher
+// (watch_end.go).
 func Watched(ctx context.Context, argv []string) error {
 	cmd := command(ctx, argv)
-	if err := cmd.Start(); err != nil {
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) only until Wait returns \(the watch ends with defer close\(done\)\)`
 		return err
 	}
 	done := make(chan struct{})

@@ -1,0 +1,164 @@
+//go:build unix
+
+// Package watchend kills a command's group from a goroutine whose watch
+// the run ends once Wait returns, reduced from crawlab-team/crawlab: with
+// no pipe, Wait returns when the direct child exits, so the kill
+// reaches the group only while the child runs.
+package watchend
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+const (
+	taskCancel = "cancel"
+	taskFinish = "finish"
+)
+
+// message is crawlab's shape: the goroutine takes one message and kills
+// on a cancel; the run sends its own end after Wait.
+func message(ch chan string, script string, log *os.File) error {
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Stdout, cmd.Stderr = log, log
+	go func() {
+		signal := <-ch
+		if signal == taskCancel && cmd.Process != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	}()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) only until Wait returns \(the watch ends with ch <- taskFinish after Wait\), and nothing holds Wait long after the direct child exits \(no output pipe\), and sh -c runs a script`
+		return err
+	}
+	if err := cmd.Wait(); err != nil {
+		return err
+	}
+	ch <- taskFinish
+	return nil
+}
+
+// sameMessage sends after Wait the very message that kills: the kill
+// then comes after Wait too, and the watch does not end.
+func sameMessage(ch chan string, script string, log *os.File) error {
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Stdout = log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	go func() {
+		if signal := <-ch; signal == taskCancel {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	}()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	err := cmd.Wait()
+	ch <- taskCancel
+	return err
+}
+
+// selected: a select's other arm receives the done the run closes once
+// Wait is back.
+func selected(ctx context.Context, argv []string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) only until Wait returns \(the watch ends with defer close\(done\)\)`
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		case <-done:
+		}
+	}()
+	return cmd.Wait()
+}
+
+// copied: Wait waits for the copy of a pipe nothing bounds, so the watch
+// lasts while any descendant holds it.
+func copied(ctx context.Context, argv []string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		case <-done:
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	return out.String(), err
+}
+
+// waiting: a constant program that waits for its children is reached
+// while it runs, and so is all it started.
+func waiting(ctx context.Context, dir string) error {
+	cmd := exec.Command("git", "-C", dir, "gc")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		case <-done:
+		}
+	}()
+	return cmd.Wait()
+}
+
+// cleanup kills the group once done is closed after Wait: a kill after
+// Wait, which ends what the child left, not a watch that Wait ends.
+func cleanup(ctx context.Context, argv []string) error {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		<-done
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}()
+	err := cmd.Wait()
+	close(done)
+	return err
+}
+
+// withCancel: Cancel kills the group too; the watch adds nothing to it,
+// and neither reaches a launcher's group once it exited.
+func withCancel(ctx context.Context, argv []string) error {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	if err := cmd.Start(); err != nil { // want `^launcher: Cancel kills the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\), but os/exec calls Cancel only while the direct child runs`
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		case <-done:
+		}
+	}()
+	return cmd.Wait()
+}
