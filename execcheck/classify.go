@@ -139,6 +139,9 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 }
 
 func classifyRun(rs *runSite, p *props, plat platform) verdict {
+	if len(p.Creations) == 0 && p.Wrapped != "" {
+		return verdict{class: Unknown, reason: "the command is run by " + p.Wrapped + ": what makes and kills it is in that package, whose sites execcheck lists there"}
+	}
 	if len(p.Creations) == 0 {
 		return verdict{class: Unknown, reason: "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)"}
 	}
@@ -159,7 +162,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable), p)
 	pipe := p.ReadPipe || p.CopyPipe
-	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !(rs.kind == runStart && p.copyUnwaited()))
+	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !((rs.kind == runStart || rs.async) && p.copyUnwaited()))
 	if pipe && unbounded {
 		hand = dropAfterWait(hand)
 	}

@@ -240,6 +240,9 @@ func (w *walker) addRun(x *instance, rs *runSite) {
 	rs.scope, rs.inline = w.cur.id, w.inGo == 0 && w.inDefer == 0
 	r.runs = append(r.runs, rs)
 	if rs.kind == runRun || rs.kind == runOutput || rs.kind == runCombined {
+		if rs.via == "" {
+			rs.async = w.noteWait(r, "cmd."+rs.kind.String())
+		}
 		w.finished = append(w.finished, r)
 		if w.inGo == 0 {
 			w.waitedSync = append(w.waitedSync, r)

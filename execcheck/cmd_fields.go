@@ -54,7 +54,7 @@ func cancelShaped(sig *types.Signature) bool {
 // isCmdField reports whether the field selection sel, of field f, is a
 // field of exec.Cmd.
 func isCmdField(sel *types.Selection, f *types.Var) bool {
-	return isCmd(sel.Recv()) && f.Pkg() != nil && f.Pkg().Path() == "os/exec"
+	return (isCmd(sel.Recv()) || embeddedCmd(sel) != nil) && f.Pkg() != nil && f.Pkg().Path() == "os/exec"
 }
 
 // assignCmdField handles l = v (r: the expression assigned, if one) for
@@ -64,7 +64,7 @@ func isCmdField(sel *types.Selection, f *types.Var) bool {
 func (w *walker) assignCmdField(l *ast.SelectorExpr, sel *types.Selection, f *types.Var, v value, r ast.Expr) bool {
 	switch {
 	case isCmdField(sel, f):
-		if x := w.eval(l.X).inst; x != nil {
+		if x := w.recvOf(l, sel).inst; x != nil {
 			w.setField(x, f.Name(), v, r)
 		}
 		return true
@@ -74,7 +74,7 @@ func (w *walker) assignCmdField(l *ast.SelectorExpr, sel *types.Selection, f *ty
 		}
 		why := fmt.Sprintf("%s = true", types.ExprString(l))
 		if in, ok := ast.Unparen(l.X).(*ast.SelectorExpr); ok && in.Sel.Name == "SysProcAttr" {
-			if x := w.eval(in.X).inst; x != nil {
+			if x := w.recvOf(in, w.info.Selections[in]).inst; x != nil {
 				arm, keys := w.groupArm(x)
 				x.root().p.setGroup(why, arm, keys)
 				return true
@@ -125,10 +125,10 @@ func (w *walker) cmdField(l ast.Expr, name string) (*instance, bool) {
 		return nil, false
 	}
 	s := w.info.Selections[sel]
-	if s == nil || s.Kind() != types.FieldVal || !isCmd(s.Recv()) {
+	if s == nil || s.Kind() != types.FieldVal || !(isCmd(s.Recv()) || embeddedCmd(s) != nil) {
 		return nil, false
 	}
-	x := w.eval(sel.X).inst
+	x := w.recvOf(sel, s).inst
 	if x == nil {
 		x = w.ps.newInstance()
 	}

@@ -54,6 +54,8 @@ func TestFamilies(t *testing.T) {
 		"fieldfunc",
 		"pgidreaped",
 		"watchend",
+		"runaside",
+		"wrapped/wrap",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -194,5 +196,16 @@ func TestWatchEnd(t *testing.T) {
 		90:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 		111: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)) only until Wait returns (the watch ends with defer close(done)), and nothing holds Wait long after the direct child exits (no output pipe); git is not a known launcher", true},
 		132: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
+}
+
+// TestWrapped: a run through another package's type that embeds
+// *exec.Cmd is listed, as unknown, not skipped.
+func TestWrapped(t *testing.T) {
+	checkSites(t, "wrapped/wrap", map[int]siteWant{
+		30: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-c.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
+	checkSites(t, "wrapped/use", map[int]siteWant{
+		19: {execcheck.Unknown, "the command is run by (*wrap.Command).Run, a method of a type of another package that embeds *exec.Cmd: what makes and kills it is in that package, whose sites execcheck lists there", true},
 	})
 }

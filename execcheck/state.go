@@ -185,6 +185,7 @@ type props struct {
 	Escapes []string  // where the command went that execcheck cannot follow
 
 	Reflected string // its fields are set through reflect, where: execcheck cannot read them
+	Wrapped   string // run through a method of another package's type that embeds it (wrapper_run.go)
 
 	// When os/exec stops calling Cancel (cancel_armed.go).
 	Waited       bool   // cmd.Wait is called
@@ -242,6 +243,9 @@ func (p *props) merge(q *props) {
 	if p.Reflected == "" {
 		p.Reflected = q.Reflected
 	}
+	if p.Wrapped == "" {
+		p.Wrapped = q.Wrapped
+	}
 	p.Waited = p.Waited || q.Waited
 	p.WaitLate = cmp.Or(p.WaitLate, q.WaitLate)
 	p.WaitAside = cmp.Or(p.WaitAside, q.WaitAside)
@@ -280,6 +284,7 @@ type instance struct {
 
 	syncWait   bool             // cmd.Wait is called outside any goroutine (wait_free.go)
 	asyncWaits []*ast.BlockStmt // the bodies of the goroutines that call it (nil: none to read)
+	asyncCall  string           // the first call waiting for it in a goroutine: cmd.Wait, cmd.Run, ...
 }
 
 func newInstance() *instance { return &instance{param: -1} }
@@ -331,6 +336,7 @@ func join(x, y *instance) *instance {
 	}
 	x.syncWait = x.syncWait || y.syncWait
 	x.asyncWaits = append(x.asyncWaits, y.asyncWaits...)
+	x.asyncCall = cmp.Or(x.asyncCall, y.asyncCall)
 	y.p, y.runs, y.local, y.applies = props{}, nil, nil, nil
 	return x
 }
@@ -355,4 +361,5 @@ type runSite struct {
 	opts        bool // cancelpolicy options given
 	scope       int  // the scope (function or literal body) the run stands in
 	inline      bool // not in a goroutine or a deferred call: the scope waits for it
+	async       bool // a Run, Output or CombinedOutput in a goroutine (wait_free.go)
 }

@@ -11,16 +11,19 @@ package execcheck
 // awaited without one.
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
-// noteWait records where r's cmd.Wait is called: in a goroutine (a go
-// statement's literal, or a function only go statements call), with
-// its body, or not.
-func (w *walker) noteWait(r *instance) {
+// noteWait records where r's cmd.Wait, or call, a run that waits (Run,
+// Output, CombinedOutput), is called: in a goroutine (a go statement's
+// literal, or a function only go statements call), with its body, or
+// not. It reports whether it is in a goroutine.
+func (w *walker) noteWait(r *instance, call string) bool {
 	switch {
 	case w.inGo > 0 && w.cur != w.top:
 		r.asyncWaits = append(r.asyncWaits, w.cur.body)
@@ -30,7 +33,10 @@ func (w *walker) noteWait(r *instance) {
 		r.asyncWaits = append(r.asyncWaits, w.ps.decls[w.fn].Body)
 	default:
 		r.syncWait = true
+		return false
 	}
+	r.asyncCall = cmp.Or(r.asyncCall, call)
+	return true
 }
 
 // waitsFree sets WaitFree on the commands started here whose Wait no
@@ -52,7 +58,7 @@ func (ps *pkgState) waitsFree() {
 		seen[r] = true
 		started, here := false, true
 		for _, rs := range r.runs {
-			started = started || rs.kind == runStart
+			started = started || rs.kind == runStart || rs.async
 			here = here && rs.via == "" // a helper's Start: it, or what keeps the command, may Wait
 		}
 		if !started || !here {
@@ -67,19 +73,25 @@ func (ps *pkgState) waitsFree() {
 		var where []string
 		ok := true
 		for _, body := range r.asyncWaits {
+			if done := ps.waitGroupDone(body); done != "" {
+				ok = false
+				if r.p.WaitOpen == "" {
+					r.p.WaitOpen = r.asyncCall + " runs only in a goroutine, and " + done + " lets a sync.WaitGroup's Wait wait for it, with no timeout"
+				}
+			}
 			for _, ch := range ps.signalled(body) {
 				at, bounded, open := ps.awaits(ch)
 				ok = ok && bounded
 				where = append(where, at...)
 				if !bounded && r.p.WaitOpen == "" {
-					r.p.WaitOpen = "cmd.Wait runs only in a goroutine, and " + open
+					r.p.WaitOpen = r.asyncCall + " runs only in a goroutine, and " + open
 				}
 			}
 		}
 		if ok {
-			why := "cmd.Wait runs only in a goroutine, and nothing waits for it"
+			why := r.asyncCall + " runs only in a goroutine, and nothing waits for it"
 			if len(where) > 0 {
-				why = "cmd.Wait runs only in a goroutine, and every wait for it has a timeout or a default (" + strings.Join(where, ", ") + ")"
+				why = r.asyncCall + " runs only in a goroutine, and every wait for it has a timeout or a default (" + strings.Join(uniq(where), ", ") + ")"
 			}
 			r.p.WaitFree = why + ": no call blocks on os/exec's copy of the output"
 		}
@@ -145,6 +157,14 @@ func varOf(info *types.Info, e ast.Expr) *types.Var {
 // has a timer, a context's Done or a default. Any other use of v (a
 // plain receive, a range, passing or returning it) is not.
 func (ps *pkgState) awaits(v *types.Var) (where []string, bounded bool, open string) {
+	return ps.awaitsSeen(v, map[*types.Var]bool{})
+}
+
+// awaitsSeen is awaits, following the channel into the fields it is
+// stored in (startedProcess{waitCh: waitCh}, p.done = done): their
+// receives wait on it too. seen guards against a cycle.
+func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []string, bounded bool, open string) {
+	seen[v] = true
 	info := ps.pass.TypesInfo
 	bounded = !v.Exported()
 	if !bounded {
@@ -164,6 +184,19 @@ func (ps *pkgState) awaits(v *types.Var) (where []string, bounded bool, open str
 			}
 			if sel, ok := stack[max(len(stack)-2, 0)].(*ast.SelectorExpr); ok && sel.Sel == e {
 				return true // counted as the selector
+			}
+			if kv, ok := stack[max(len(stack)-2, 0)].(*ast.KeyValueExpr); ok && kv.Key == e {
+				return true // a composite literal's key: the store of its value
+			}
+			if f := storedIn(info, stack); f != nil {
+				if !seen[f] {
+					w, b, o := ps.awaitsSeen(f, seen)
+					where = append(where, w...)
+					if !b && bounded {
+						bounded, open = false, o
+					}
+				}
+				return true
 			}
 			switch use := useOf(info, stack); use {
 			case useSignal:
@@ -323,4 +356,75 @@ func isDefOrStore(stack []ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// waitGroupDone returns the call in body, outside the function literals
+// inside it, of a sync.WaitGroup's Done, if any: a Wait of that group
+// waits for the goroutine, with no timeout.
+func (ps *pkgState) waitGroupDone(body *ast.BlockStmt) string {
+	if body == nil {
+		return ""
+	}
+	found := ""
+	inspectOuter(body, func(n ast.Node) {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found != "" {
+			return
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Done" {
+			return
+		}
+		if fn, _ := ps.pass.TypesInfo.Uses[sel.Sel].(*types.Func); methodOf(fn, "sync", "WaitGroup") {
+			found = types.ExprString(c.Fun) + " at " + ps.where(c.Pos())
+		}
+	})
+	return found
+}
+
+// storedIn returns the field the expression at the top of stack is
+// stored in, as a composite literal's keyed value or the right side of
+// an assignment to a field, if it is.
+func storedIn(info *types.Info, stack []ast.Node) *types.Var {
+	if len(stack) < 2 {
+		return nil
+	}
+	e := stack[len(stack)-1]
+	switch p := stack[len(stack)-2].(type) {
+	case *ast.KeyValueExpr:
+		if p.Value != e {
+			return nil
+		}
+		if id, ok := p.Key.(*ast.Ident); ok {
+			if f, ok := info.ObjectOf(id).(*types.Var); ok && f.IsField() {
+				return f
+			}
+		}
+	case *ast.AssignStmt:
+		if len(p.Lhs) != len(p.Rhs) {
+			return nil
+		}
+		for i, r := range p.Rhs {
+			if r != e {
+				continue
+			}
+			if sel, ok := ast.Unparen(p.Lhs[i]).(*ast.SelectorExpr); ok {
+				if f, ok := info.ObjectOf(sel.Sel).(*types.Var); ok && f.IsField() {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// uniq drops the repeats of ss, keeping the first of each in order.
+func uniq(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

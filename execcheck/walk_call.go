@@ -66,7 +66,7 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	if sel, ok := fun.(*ast.SelectorExpr); ok {
 		if s := w.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
 			recvExpr = sel.X
-			recv = w.eval(sel.X)
+			recv = w.recvOf(sel, s)
 		} else if s != nil && s.Kind() == types.MethodExpr && len(c.Args) > 0 {
 			methodExpr = true // (*exec.Cmd).Run(cmd): the receiver is the first argument
 		}
@@ -82,6 +82,9 @@ func (w *walker) call(c *ast.CallExpr) []value {
 		return vals
 	}
 	if fn != nil && !isInterfaceMethod(fn) {
+		if w.wrapperRun(c, fn, recvExpr) {
+			return nil
+		}
 		if s := w.ps.summaryOf(fn); s != nil {
 			return w.apply(s, fn, c, args)
 		}

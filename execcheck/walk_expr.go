@@ -186,7 +186,7 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 	switch sel.Kind() {
 	case types.FieldVal:
 		f := sel.Obj().(*types.Var)
-		x := w.eval(e.X)
+		x := w.recvOf(e, sel)
 		if v, ok := readCmdField(sel, f, x); ok {
 			return v
 		}
@@ -209,7 +209,7 @@ func (w *walker) selector(e *ast.SelectorExpr) value {
 			return w.ctxFieldRead(e, f)
 		}
 	case types.MethodVal:
-		x := w.eval(e.X)
+		x := w.recvOf(e, sel)
 		if fn, ok := sel.Obj().(*types.Func); ok {
 			if methodOf(fn, "os/exec", "Cmd") {
 				return value{fn: &fnVal{named: fn, recv: x, recvExpr: e.X}}

@@ -157,3 +157,33 @@ func (c *Child) ExitCh() <-chan int { return c.exitCh }
 func (c *Child) Stop() {
 	c.cmd.Process.Kill()
 }
+
+// started is reduced from kilroy's startBackgroundCommand: Wait's
+// channel is kept in a field, and every receive of the field has a
+// timeout or a default.
+type started struct {
+	cmd    *exec.Cmd
+	waitCh <-chan error
+}
+
+func startLogged(line string, out io.Writer) (*started, error) {
+	cmd := exec.Command("/bin/sh", "-c", line)
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(p.cmd.Process.Kill\(\)\); Wait returns in bounded time \(cmd.Wait runs only in a goroutine, and every wait for it has a timeout or a default \(waitfree.go:\d+\)`
+		return nil, err
+	}
+	waitCh := make(chan error, 1)
+	go func() {
+		waitCh <- cmd.Wait()
+		close(waitCh)
+	}()
+	return &started{cmd: cmd, waitCh: waitCh}, nil
+}
+
+func (p *started) terminate(grace time.Duration) {
+	_ = p.cmd.Process.Kill()
+	select {
+	case <-p.waitCh:
+	case <-time.After(grace):
+	}
+}
