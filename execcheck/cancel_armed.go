@@ -92,7 +92,7 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 // stands: in a goroutine (noteWait), apart from the reads of the pipe
 // (WaitAside), or after them (WaitLate).
 func (w *walker) waitPlace(r *instance, c *ast.CallExpr, what string) {
-	w.noteWait(r, "cmd.Wait")
+	w.noteWait(r, what)
 	if r.p.WaitLate != "" {
 		return
 	}

@@ -180,7 +180,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 
 	hand, leaderOnly := splitReaped(rs, p, hand)
-	if !(pipe && unbounded) {
+	if !(pipe && (unbounded || p.waitHoldsCopy())) {
+		// Wait returns when the direct child exits (nothing it waits
+		// for outlasts it): a watch that ends with Wait ends there too.
 		var ended []effect
 		hand, ended = splitUntilWait(hand)
 		leaderOnly = append(leaderOnly, ended...)

@@ -28,7 +28,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 	}
 	w.readInLoop(recv, fn, c)
 	w.closedByHand(recv, fn, c)
-	for _, a := range args {
+	for i, a := range args {
 		if a.pipe == nil {
 			continue
 		}
@@ -36,6 +36,11 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		case isFunctionNamed(fn, "bufio", "NewReader", "NewReaderSize") || isFunctionNamed(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
 			return []value{{pipe: a.pipe, what: a.what}}, true
 		case isFunctionNamed(fn, "io", "ReadFull", "ReadAtLeast"):
+		case fn != nil && w.ps.readsInGoroutine(fn, i, w.pos == c.Pos()):
+			// Read in a goroutine the helper starts (reads_aside.go).
+			w.inGo++
+			w.readToEOF(a, fn)
+			w.inGo--
 		default:
 			w.readToEOF(a, fn)
 		}
@@ -241,7 +246,9 @@ func (w *walker) addRun(x *instance, rs *runSite) {
 	r.runs = append(r.runs, rs)
 	if rs.kind == runRun || rs.kind == runOutput || rs.kind == runCombined {
 		if rs.via == "" {
-			rs.async = w.noteWait(r, "cmd."+rs.kind.String())
+			// Run is Start and Wait: its Wait stands where it does.
+			rs.async = w.inGo > 0 || w.ps.goStartedWithCmd(w.fn)
+			w.waitPlace(r, rs.call, "cmd."+rs.kind.String())
 		}
 		w.finished = append(w.finished, r)
 		if w.inGo == 0 {

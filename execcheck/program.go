@@ -35,7 +35,7 @@ var leaves = map[string]bool{
 	"printf": true, "head": true, "tail": true, "wc": true, "tee": true, "ls": true,
 	"pwd": true, "id": true, "uname": true, "date": true,
 	"grep": true, "egrep": true, "fgrep": true, "stat": true, "du": true, "df": true,
-	"ps": true, "pgrep": true, "kill": true, "readlink": true, "realpath": true,
+	"ps": true, "pgrep": true, "pidof": true, "kill": true, "readlink": true, "realpath": true,
 	"basename": true, "dirname": true, "whoami": true, "hostname": true, "cut": true,
 	"tr": true, "uniq": true, "base64": true, "md5sum": true, "sha1sum": true,
 	"sha256sum": true, "sha512sum": true, "mkdir": true, "rm": true, "cp": true,

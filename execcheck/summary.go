@@ -2,6 +2,7 @@ package execcheck
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -20,6 +21,7 @@ type summary struct {
 	Kills      []effect       // every kill in the body, whatever its target: for Cancel = f
 	FuncIdx    int            // >= 0: returns a func whose kills are FuncKills: for Cancel = f(cmd)
 	FuncKills  []effect
+	FuncOnRes  []bool       // per FuncKills: it kills the command returned at ResultIdx (a constructor's stop func)
 	Pipes      []pipeResult // results that are output pipes (pipe_reads.go)
 
 	held        map[int]*instance // same package only: parameters the body stores (a field)
@@ -71,7 +73,11 @@ func (f *funcFact) String() string {
 		parts = append(parts, "kills: "+effects(f.S.Kills))
 	}
 	if f.S.FuncIdx >= 0 {
-		parts = append(parts, "returns a func that kills: "+effects(f.S.FuncKills))
+		what := "returns a func that kills: "
+		if slices.Contains(f.S.FuncOnRes, true) {
+			what = "returns a func that kills the command returned: "
+		}
+		parts = append(parts, what+effects(f.S.FuncKills))
 	}
 	parts = append(parts, pipesBrief(f.S.Pipes)...)
 	return fmt.Sprintf("execcheck%v", parts)

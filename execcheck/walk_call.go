@@ -276,8 +276,12 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 	s.applyPipes(res, argVal)
 	if s.FuncIdx >= 0 && s.FuncIdx < n {
 		fv := &fnVal{}
-		for _, e := range s.FuncKills {
-			fv.effects = append(fv.effects, targeted{e: w.here(w.resolve(e, argExpr)), closureSig: -1})
+		for i, e := range s.FuncKills {
+			t := targeted{e: w.here(w.resolve(e, argExpr)), closureSig: -1}
+			if i < len(s.FuncOnRes) && s.FuncOnRes[i] && s.ResultIdx < n {
+				t.inst = res[s.ResultIdx].inst
+			}
+			fv.effects = append(fv.effects, t)
 		}
 		res[s.FuncIdx] = value{fn: fv}
 	}

@@ -345,6 +345,8 @@ func (w *walker) finish(sig *types.Signature) {
 			s.PidParams[i] = append([]effect(nil), k...)
 		}
 	}
+	var funcOn []*instance // the targets of the returned func's kills
+	defer func() { s.FuncOnRes = w.killsOfResult(funcOn, s) }()
 	for i, v := range w.results {
 		switch {
 		case v.inst != nil && isCmd(sig.Results().At(i).Type()):
@@ -363,12 +365,14 @@ func (w *walker) finish(sig *types.Signature) {
 			}
 		case v.fn != nil:
 			var k []effect
+			var on []*instance
 			for _, t := range v.fn.effects {
 				e := t.e
 				if t.closureSig >= 0 {
 					e.Sig, e.SigParam = sigUnknown, -1
 				}
 				k = append(k, e)
+				on = append(on, t.inst)
 			}
 			switch {
 			case isMethodNamed(v.fn.named, "os", "Process", "Kill"):
@@ -380,6 +384,7 @@ func (w *walker) finish(sig *types.Signature) {
 			}
 			if len(k) > 0 {
 				s.FuncIdx, s.FuncKills = i, k
+				funcOn = on
 			}
 		}
 		if a := w.retAttr[i]; a != nil && a.group {
@@ -403,4 +408,26 @@ func (w *walker) here(e effect) effect {
 		e.GroupTest = w.groupTest()
 	}
 	return e
+}
+
+// killsOfResult marks the kills of a returned func (targets: what each
+// kills) that kill the command the function makes and returns:
+// `return c, func() error { return syscall.Kill(-c.Process.Pid, ...) }`.
+// Each call applies them to the command its caller got.
+func (w *walker) killsOfResult(targets []*instance, s *summary) []bool {
+	if s.ResultIdx < 0 || s.Result == nil || s.ResultIdx >= len(w.results) || w.results[s.ResultIdx].inst == nil {
+		return nil
+	}
+	made := w.results[s.ResultIdx].inst.root()
+	var on []bool
+	any := false
+	for _, t := range targets {
+		hit := t != nil && t.root() == made
+		on = append(on, hit)
+		any = any || hit
+	}
+	if !any {
+		return nil
+	}
+	return on
 }

@@ -312,16 +312,31 @@ func hasLoop(body *ast.BlockStmt) bool {
 	return found
 }
 
-// splitUntilWait takes out of hand the group kills of a watch Wait's
-// return ends, for a run whose Wait is bounded: they come only while
-// the direct child runs.
+// splitUntilWait takes out of hand the kills of a watch Wait's return
+// ends, for a run whose Wait is bounded, where one of them kills the
+// group: they come only while the direct child runs, and a kill of the
+// child beside the group's adds nothing to it.
 func splitUntilWait(hand []effect) (rest, ended []effect) {
+	group := false
 	for _, e := range hand {
-		if e.UntilWait != "" && e.Group && !e.Unknown {
+		group = group || e.UntilWait != "" && e.Group && !e.Unknown
+	}
+	if !group {
+		return hand, nil
+	}
+	for _, e := range hand {
+		if e.UntilWait != "" && !e.Unknown {
 			ended = append(ended, e)
 		} else {
 			rest = append(rest, e)
 		}
 	}
 	return rest, ended
+}
+
+// waitHoldsCopy reports whether Wait itself waits for a pipe's EOF (a
+// copy WaitDelay does not bound, or a read to EOF before it), whether or
+// not a call waits for Wait: a watch that ends with Wait lasts as long.
+func (p *props) waitHoldsCopy() bool {
+	return p.readUnbounded() || p.CopyPipe && !p.WaitDelay
 }

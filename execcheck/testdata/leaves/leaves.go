@@ -37,6 +37,11 @@ func Ffmpeg(ctx context.Context, in, out string) ([]byte, error) {
 	return exec.CommandContext(ctx, "ffmpeg", "-y", "-i", in, "-vn", "-ac", "1", out).CombinedOutput()
 }
 
+// Pidof starts no process (round 10: gpud's pids.go, a false orphan).
+func Pidof(ctx context.Context, name string) ([]byte, error) {
+	return exec.CommandContext(ctx, "pidof", name).Output()
+}
+
 // Find may run -exec; tar may run a compressor: neither is a leaf.
 func Find(ctx context.Context, dir string) ([]byte, error) {
 	return exec.CommandContext(ctx, "find", dir, "-name", "*.go").Output() // want `^hang: the output is collected by Output\(\)`

@@ -10,7 +10,11 @@
 package runaside
 
 import (
+	"bufio"
 	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"os/exec"
 	"sync"
 )
@@ -114,4 +118,53 @@ func (p *Batch) Started(line string) error {
 	}()
 	wg.Wait()
 	return nil
+}
+
+// printed is reduced from cirello-io/runner: the pipes are read in
+// goroutines that Run does not wait for; Run's Wait closes them once the
+// shell exits, which ends the reads.
+func printed(ctx context.Context, line string, w io.Writer) error {
+	c := exec.CommandContext(ctx, "sh", "-c", line)
+	stderr, err := c.StderrPipe()
+	if err != nil {
+		return err
+	}
+	go copyLines(w, stderr)
+	return c.Run() // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(cmd.Run \(runaside.go:\d+\) comes while the reads of the pipe run in goroutines: it closes the pipe once the direct child exits\)`
+}
+
+func copyLines(w io.Writer, r io.Reader) {
+	s := bufio.NewScanner(r)
+	for s.Scan() {
+		fmt.Fprintln(w, s.Text())
+	}
+}
+
+// Runner prints its commands' output.
+type Runner struct {
+	logs chan string
+}
+
+// prefixed reads in a goroutine it starts, and returns at once.
+func (r *Runner) prefixed(ctx context.Context, rdr io.Reader) *bufio.Scanner {
+	scanner := bufio.NewScanner(rdr)
+	scanner.Buffer(make([]byte, 65536), 1<<20)
+	go func() {
+		for scanner.Scan() {
+			r.logs <- scanner.Text()
+		}
+	}()
+	return scanner
+}
+
+// Printed is reduced from cirello-io/runner: a helper reads the pipes in
+// goroutines of its own.
+func (r *Runner) Printed(ctx context.Context, line string, buf *bytes.Buffer) error {
+	c := exec.CommandContext(ctx, "sh", "-c", line)
+	stderr, err := c.StderrPipe()
+	if err != nil {
+		return err
+	}
+	r.prefixed(ctx, io.TeeReader(stderr, buf))
+	return c.Run() // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(cmd.Run \(runaside.go:\d+\) comes while the reads of the pipe run in goroutines`
 }

@@ -162,3 +162,30 @@ func withCancel(ctx context.Context, argv []string) error {
 	}()
 	return cmd.Wait()
 }
+
+// inGoroutine is reduced from sachiniyer/agent-factory: the run stands in
+// a goroutine nothing waits for, but its Wait still waits for the copy
+// of the pipe, and the watch with it.
+func inGoroutine(ctx context.Context, lines []string) {
+	go func() {
+		for _, line := range lines {
+			var out bytes.Buffer
+			cmd := exec.Command("sh", "-c", line)
+			cmd.Stdout = &out
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				continue
+			}
+			done := make(chan struct{})
+			go func(pgid int) {
+				select {
+				case <-ctx.Done():
+					_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				case <-done:
+				}
+			}(cmd.Process.Pid)
+			_ = cmd.Wait()
+			close(done)
+		}
+	}()
+}
