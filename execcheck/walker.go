@@ -420,13 +420,13 @@ func (w *walker) killsOfResult(targets []*instance, s *summary) []bool {
 	}
 	made := w.results[s.ResultIdx].inst.root()
 	var on []bool
-	any := false
+	hitAny := false
 	for _, t := range targets {
 		hit := t != nil && t.root() == made
 		on = append(on, hit)
-		any = any || hit
+		hitAny = hitAny || hit
 	}
-	if !any {
+	if !hitAny {
 		return nil
 	}
 	return on

@@ -193,17 +193,8 @@ func sendsValue(sent []constant.Value, k constant.Value) bool {
 // recvChan is the channel (as written) a select arm's comm receives
 // from, or "" for a context's Done or a send.
 func (w *walker) recvChan(comm ast.Stmt) string {
-	var x ast.Expr
-	switch s := comm.(type) {
-	case *ast.ExprStmt:
-		x = s.X
-	case *ast.AssignStmt:
-		if len(s.Rhs) == 1 {
-			x = s.Rhs[0]
-		}
-	}
-	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
-	if !ok || !w.isReceive(u) {
+	u := commRecv(comm)
+	if u == nil || !w.isReceive(u) {
 		return ""
 	}
 	return types.ExprString(ast.Unparen(u.X))
