@@ -193,11 +193,12 @@ func TestPgidReaped(t *testing.T) {
 // the end, it is the kill by hand it was.
 func TestWatchEnd(t *testing.T) {
 	checkSites(t, "watchend", map[int]siteWant{
-		55:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		90:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		111: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)) only until Wait returns (the watch ends with defer close(done)), and nothing holds Wait long after the direct child exits (no output pipe); git is not a known launcher", true},
-		132: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		176: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL)), also after the direct child exited", true},
+		56:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		91:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		112: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)) only until Wait returns (the watch ends with defer close(done)), and nothing holds Wait long after the direct child exits (no output pipe); git is not a known launcher", true},
+		133: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		177: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL)), also after the direct child exited", true},
+		225: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})
 }
 

@@ -57,8 +57,8 @@ func (w *walker) startWatch(sc *scope, fl *ast.FuncLit, prev *scope) {
 			encl = d.Body
 		}
 	}
-	if encl == nil || hasLoop(fl.Body) {
-		return // a watch in a loop may take a second message
+	if encl == nil {
+		return
 	}
 	ended := w.endedAfterWait(encl, fl)
 	if len(ended) > 0 {
@@ -112,7 +112,10 @@ func (w *walker) selectEnds(g *goWatch, s *ast.SelectStmt, pos token.Pos) string
 			continue
 		}
 		if ch := w.recvChan(cc.Comm); ch != "" {
-			if e, ok := g.ended[ch]; ok {
+			// In a loop the watch takes a second message: a closed
+			// channel is ready at every turn, so an arm on it that
+			// returns ends the loop.
+			if e, ok := g.ended[ch]; ok && (!inLoop(g.lit.Body, s) || e.closed && endsInReturn(cc.Body)) {
 				return e.how
 			}
 		}
@@ -132,7 +135,7 @@ func (w *walker) messageEnds(g *goWatch, a *ast.AssignStmt, pos token.Pos) strin
 		return ""
 	}
 	e, ok := g.ended[types.ExprString(ast.Unparen(u.X))]
-	if !ok || e.closed {
+	if !ok || e.closed || inLoop(g.lit.Body, a) {
 		return "" // a close is a message too: what follows it runs after Wait
 	}
 	id, ok := a.Lhs[0].(*ast.Ident)
@@ -290,14 +293,14 @@ func inspectOuter(body *ast.BlockStmt, f func(ast.Node)) {
 	})
 }
 
-// hasLoop reports whether body has a for or range statement outside
-// function literals.
-func hasLoop(body *ast.BlockStmt) bool {
+// inLoop reports whether n stands in a for or range statement of body,
+// outside function literals.
+func inLoop(body *ast.BlockStmt, n ast.Node) bool {
 	found := false
-	inspectOuter(body, func(n ast.Node) {
-		switch n.(type) {
+	inspectOuter(body, func(m ast.Node) {
+		switch m.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			found = true
+			found = found || m.Pos() <= n.Pos() && n.End() <= m.End()
 		}
 	})
 	return found

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 const (
@@ -188,4 +189,53 @@ func inGoroutine(ctx context.Context, lines []string) {
 			close(done)
 		}
 	}()
+}
+
+// looped: the watch loops, reporting on a ticker, until done, which the
+// run closes once Wait is back; the done arm returns, so the loop ends
+// with Wait.
+func looped(ctx context.Context, argv []string, tick <-chan time.Time) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) only until Wait returns \(the watch ends with defer close\(done\)\)`
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				return
+			case <-tick:
+			case <-done:
+				return
+			}
+		}
+	}()
+	return cmd.Wait()
+}
+
+// loopedOn: the done arm leaves only the select, so the loop goes on
+// and a later cancel still kills the group, after Wait.
+func loopedOn(ctx context.Context, argv []string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				return
+			case <-done:
+			}
+		}
+	}()
+	return cmd.Wait()
 }
