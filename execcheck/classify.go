@@ -135,6 +135,9 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
 		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
 	}
+	if v.class != Unknown {
+		v.reason += factoryNote(p)
+	}
 	return v
 }
 

@@ -57,6 +57,7 @@ func TestFamilies(t *testing.T) {
 		"runaside",
 		"wrapped/wrap",
 		"stopfunc",
+		"factory",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -199,6 +200,16 @@ func TestWatchEnd(t *testing.T) {
 		133: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 		177: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL)), also after the direct child exited", true},
 		225: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
+}
+
+// TestFactory: a command made through a value of exec.CommandContext's
+// (or exec.Command's) type is taken as made by it, and says so; one of
+// another type stays unknown.
+func TestFactory(t *testing.T) {
+	checkSites(t, "factory", map[int]siteWant{
+		54: {execcheck.OK, "no cancel: exec.Command, and no kill by hand; the command is made by newCmd, of exec.Command's type, whose value execcheck cannot see, taken as exec.Command", true},
+		61: {execcheck.Unknown, "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)", true},
 	})
 }
 

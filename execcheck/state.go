@@ -138,7 +138,8 @@ type creation struct {
 	// The program and its arguments as parameters of the constructor
 	// (1-based; 0: not a parameter), read at its calls: prog_param.go.
 	ProgParam, ArgsParam int
-	Bad                  bool // an //execcheck:ignore without a reason stands there
+	Bad                  bool   // an //execcheck:ignore without a reason stands there
+	Factory              string // made through a value of exec.CommandContext's type execcheck cannot see (cmd_factory.go)
 }
 
 // runInfo is a run of a command inside a helper, as a parameter effect.

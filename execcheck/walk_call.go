@@ -116,6 +116,9 @@ func (w *walker) call(c *ast.CallExpr) []value {
 			return v.fn.results
 		}
 	}
+	if vals, ok := w.factoryCall(c); ok {
+		return vals
+	}
 	w.passedOn(c, fn, args, true)
 	return nil
 }
