@@ -144,6 +144,7 @@ func (w *walker) procWaited(x *instance, c *ast.CallExpr) {
 func (w *walker) cancelCalled(x *instance, c *ast.CallExpr) {
 	if r := x.root(); r.p.CancelCalled == "" {
 		r.p.CancelCalled = types.ExprString(c) + " by hand at " + w.ps.where(c.Pos())
+		r.p.CancelLocks = w.heldLocks(c.Pos(), c.Pos())
 	}
 }
 
@@ -192,6 +193,7 @@ func cancelByHand(p *props, plat platform) []effect {
 	}
 	for i := range effs {
 		effs[i].Why = p.CancelCalled + ": " + effs[i].Why
+		effs[i].Locks = p.CancelLocks
 	}
 	return effs
 }

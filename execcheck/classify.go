@@ -135,6 +135,10 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
 		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
 	}
+	if v.class == Hang {
+		_, note := lockedAfterWait(rs, append(p.Kills, cancelByHand(p, plat)...))
+		v.reason += note
+	}
 	if v.class != Unknown {
 		v.reason += factoryNote(p)
 	}
@@ -164,6 +168,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		}
 	}
 	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable), p)
+	hand, _ = lockedAfterWait(rs, hand)
 	pipe := p.ReadPipe || p.CopyPipe
 	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !((rs.kind == runStart || rs.async) && p.copyUnwaited()))
 	if pipe && unbounded {

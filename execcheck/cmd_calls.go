@@ -243,6 +243,9 @@ func (w *walker) policy(c *ast.CallExpr, fn *types.Func, args []value) []value {
 func (w *walker) addRun(x *instance, rs *runSite) {
 	r := x.root()
 	rs.scope, rs.inline = w.cur.id, w.inGo == 0 && w.inDefer == 0
+	if rs.call != nil && rs.via == "" {
+		rs.locks = w.runLocks(rs.call, rs.kind)
+	}
 	r.runs = append(r.runs, rs)
 	if rs.kind == runRun || rs.kind == runOutput || rs.kind == runCombined {
 		if rs.via == "" {

@@ -58,6 +58,8 @@ func TestFamilies(t *testing.T) {
 		"wrapped/wrap",
 		"stopfunc",
 		"factory",
+		"lockheld",
+		"cancelkept",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -210,6 +212,16 @@ func TestFactory(t *testing.T) {
 	checkSites(t, "factory", map[int]siteWant{
 		54: {execcheck.OK, "no cancel: exec.Command, and no kill by hand; the command is made by newCmd, of exec.Command's type, whose value execcheck cannot see, taken as exec.Command", true},
 		61: {execcheck.Unknown, "the command comes from where execcheck cannot follow it (a parameter, a field set elsewhere, a call it cannot see)", true},
+	})
+}
+
+// TestLockHeld: a kill that takes a lock the run holds until Wait
+// returns comes after Wait; one whose lock the run let go comes while
+// it waits.
+func TestLockHeld(t *testing.T) {
+	checkSites(t, "lockheld", map[int]siteWant{
+		60: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		87: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-l.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})
 }
 

@@ -69,7 +69,9 @@ func (ps *pkgState) keptInst(x *instance) bool {
 // keeps, for the callers (applyKeptKills). It reports whether the kill
 // waits for them: its signal is a parameter, which each call gives.
 func (w *walker) noteKeptKill(target *instance, e effect) (atCalls bool) {
-	if target == nil || !w.ps.keptInst(target) {
+	if target == nil || !w.ps.keptInst(target) || w.cancelOwner != nil {
+		// In a Cancel closure the kill is the Cancel's, which os/exec
+		// calls: not one a call of the function walked makes.
 		return false
 	}
 	w.sum.keptKills = append(w.sum.keptKills, targeted{inst: target, e: e, closureSig: -1})

@@ -38,6 +38,7 @@ type effect struct {
 	AfterWait  bool     // it comes only after the command's Wait (or Run) returned, in the same function (after_wait.go)
 	ByGetpgid  bool     // a group kill whose group is syscall.Getpgid of the command's pid (pgid_reaped.go)
 	UntilWait  string   // it stands in a watch the run ends once Wait returns: how (watch_end.go)
+	Locks      []string // the mutexes its function holds where it stands (lock_held.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one
@@ -189,14 +190,15 @@ type props struct {
 	Wrapped   string // run through a method of another package's type that embeds it (wrapper_run.go)
 
 	// When os/exec stops calling Cancel (cancel_armed.go).
-	Waited       bool   // cmd.Wait is called
-	WaitLate     string // cmd.Wait comes only after the output is read to EOF: where
-	WaitAside    string // cmd.Wait runs in a goroutine apart from the reads, which it ends: where (wait_aside.go)
-	ProcWait     string // cmd.Process.Wait is called: where
-	CancelCalled string // cmd.Cancel() is called by hand: where
-	ProcKept     string // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
-	WaitFree     string // no call blocks on cmd.Wait: why (wait_free.go)
-	WaitOpen     string // cmd.Wait runs only in goroutines, one of whose signals may be awaited with no bound: how
+	Waited       bool     // cmd.Wait is called
+	WaitLate     string   // cmd.Wait comes only after the output is read to EOF: where
+	WaitAside    string   // cmd.Wait runs in a goroutine apart from the reads, which it ends: where (wait_aside.go)
+	ProcWait     string   // cmd.Process.Wait is called: where
+	CancelCalled string   // cmd.Cancel() is called by hand: where
+	CancelLocks  []string // the mutexes its function holds there (lock_held.go)
+	ProcKept     string   // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
+	WaitFree     string   // no call blocks on cmd.Wait: why (wait_free.go)
+	WaitOpen     string   // cmd.Wait runs only in goroutines, one of whose signals may be awaited with no bound: how
 }
 
 func (p *props) empty() bool {
@@ -251,7 +253,9 @@ func (p *props) merge(q *props) {
 	p.WaitLate = cmp.Or(p.WaitLate, q.WaitLate)
 	p.WaitAside = cmp.Or(p.WaitAside, q.WaitAside)
 	p.ProcWait = cmp.Or(p.ProcWait, q.ProcWait)
-	p.CancelCalled = cmp.Or(p.CancelCalled, q.CancelCalled)
+	if p.CancelCalled == "" {
+		p.CancelCalled, p.CancelLocks = q.CancelCalled, q.CancelLocks
+	}
 	p.ProcKept = cmp.Or(p.ProcKept, q.ProcKept)
 }
 
@@ -359,8 +363,9 @@ type runSite struct {
 	// methodValue: run through a method value (f := cmd.Output; f()),
 	// whose call is not where the command is written: no rewrite.
 	methodValue bool
-	opts        bool // cancelpolicy options given
-	scope       int  // the scope (function or literal body) the run stands in
-	inline      bool // not in a goroutine or a deferred call: the scope waits for it
-	async       bool // a Run, Output or CombinedOutput in a goroutine (wait_free.go)
+	opts        bool     // cancelpolicy options given
+	scope       int      // the scope (function or literal body) the run stands in
+	inline      bool     // not in a goroutine or a deferred call: the scope waits for it
+	async       bool     // a Run, Output or CombinedOutput in a goroutine (wait_free.go)
+	locks       []string // the mutexes its function holds until Wait returns (lock_held.go)
 }

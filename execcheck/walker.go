@@ -401,6 +401,9 @@ func (w *walker) finish(sig *types.Signature) {
 func (w *walker) here(e effect) effect {
 	e.scope = w.cur.id
 	e.branch = append([]branchStep(nil), w.branch...)
+	if e.Locks == nil {
+		e.Locks = w.heldLocks(w.pos, w.pos)
+	}
 	if e.OnChoice == "" {
 		e.OnChoice, e.ChoiceKeys = w.onChoice()
 	}
