@@ -7,7 +7,9 @@
 # parent and the fix trees from the fetched mirrors under /work/.mirror
 # (git archive, into $EC_CORPUS_TMP, default /tmp/ec-corpus/trees), runs
 # `execcheck -sites -json` on the pair's package (GOFLAGS=-mod=mod,
-# GOTOOLCHAIN=local; test files included, as -sites does by default), and
+# GOWORK=off: a module is loaded alone, as its go.mod says, even in a
+# repository with a go.work, where -mod=mod is refused; GOTOOLCHAIN=local;
+# test files included, as -sites does by default), and
 # prints expected vs got before and after the fix, right or wrong, then the
 # totals per half and the confirmed rate of the other findings (others.tsv).
 #
@@ -69,7 +71,7 @@ run_side() {
 		bin=$ec.go$need tc=go$need
 		[ -x "$bin" ] || { echo "the module needs go $need: build $bin (GOTOOLCHAIN=go$need go build -o $bin ./cmd/execcheck)" > "$6.err"; echo 1 > "$6.rc"; return; }
 	fi
-	( cd "$d/$4" && GOFLAGS=-mod=mod GOTOOLCHAIN=$tc "$bin" -sites -json "./$5" > "$6.json" 2> "$6.err"; echo $? > "$6.rc" )
+	( cd "$d/$4" && GOFLAGS=-mod=mod GOWORK=off GOTOOLCHAIN=$tc "$bin" -sites -json "./$5" > "$6.json" 2> "$6.err"; echo $? > "$6.rc" )
 }
 
 ids=" $* "
