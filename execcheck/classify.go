@@ -188,6 +188,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	}
 
 	hand, leaderOnly := splitReaped(rs, p, hand)
+	hand = dropBesideReaped(hand, leaderOnly)
 	if !(pipe && (unbounded || p.waitHoldsCopy())) {
 		// Wait returns when the direct child exits (nothing it waits
 		// for outlasts it): a watch that ends with Wait ends there too.

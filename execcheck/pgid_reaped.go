@@ -42,6 +42,28 @@ func splitReaped(rs *runSite, p *props, hand []effect) (rest, leaderOnly []effec
 	return rest, leaderOnly
 }
 
+// dropBesideReaped leaves out the kills of the direct child that come
+// with a group kill found by Getpgid (in the same function, not on
+// another arm): while the child runs, the group kill reaches it too,
+// and once Wait has reaped it neither reaches anything (kubectl-ai's
+// killProcessGroup: Getpgid, kill(-pgid), then Process.Kill).
+func dropBesideReaped(hand, leaderOnly []effect) []effect {
+	if len(leaderOnly) == 0 {
+		return hand
+	}
+	var out []effect
+	for _, e := range hand {
+		beside := false
+		for _, l := range leaderOnly {
+			beside = beside || !e.Group && !e.Unknown && l.scope == e.scope && l.scope != 0 && !alternative(e, l)
+		}
+		if !beside {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // leaderOnlyVerdict classes a run whose only group kill comes only while
 // the direct child runs (found by Getpgid of a pid Wait reaps, or in a
 // watch that ends when a bounded Wait returns), as a group kill in

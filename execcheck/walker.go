@@ -386,6 +386,7 @@ func (w *walker) finish(sig *types.Signature) {
 				s.FuncIdx, s.FuncKills = i, k
 				funcOn = on
 			}
+			w.stopOfLocal(v.fn)
 		}
 		if a := w.retAttr[i]; a != nil && a.group {
 			s.AttrIdx, s.AttrWhy = i, a.why
@@ -393,6 +394,30 @@ func (w *walker) finish(sig *types.Signature) {
 	}
 	w.pipeResults(s)
 	w.keptPidResults(s)
+}
+
+// stopOfLocal makes the kills of a returned func that target a command
+// made here, and not returned, kills by hand of that command: the func
+// is how callers stop it (wails' runFrontendDevWatcherCommand returns
+// only its closer). A kill of a returned command is killsOfResult's.
+func (w *walker) stopOfLocal(fv *fnVal) {
+	for _, t := range fv.effects {
+		if t.inst == nil {
+			continue
+		}
+		r := t.inst.root()
+		if len(r.p.Creations) == 0 || r.param >= 0 || r.ret {
+			continue
+		}
+		e := t.e
+		if t.closureSig >= 0 {
+			e.Sig, e.SigParam = sigUnknown, -1
+		}
+		if w.fn != nil {
+			e.Why += " (in the func " + w.fn.Name() + " returns)"
+		}
+		r.p.Kills = append(r.p.Kills, e)
+	}
 }
 
 // here places an effect at the current statement: the scope (function

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 func killGroup(cmd *exec.Cmd) error { // want killGroup:`^execcheck\[param 0: \[kills\(group:KILL\)\]\]$`
@@ -150,4 +151,38 @@ func readAndCopied(ctx context.Context, args []string) ([]byte, error) {
 	}()
 	b, _ := io.ReadAll(out)
 	return b, cmd.Wait()
+}
+
+// killThenChild is kubectl-ai's killProcessGroup: the group found by
+// Getpgid, then the child itself, which adds nothing to it.
+func killThenChild(cmd *exec.Cmd) { // want killThenChild:`^execcheck\[param 0: \[kills\(group:KILL, child:KILL\)\]\]$`
+	if pgid, err := syscall.Getpgid(cmd.Process.Pid); err == nil {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	_ = cmd.Process.Kill()
+}
+
+// selected waits in a goroutine, at most 5s after a cancel, and kills
+// through killThenChild on it: once the default Cancel's kill is reaped, or the agent exited
+// by itself, the lookup finds no group.
+func selected(ctx context.Context, bin string, log io.Writer) error {
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Stdout = io.MultiWriter(os.Stdout, log)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-pgid, syscall.SIGKILL\) \(in killThenChild\)\) only while the direct child runs`
+		return err
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err := <-waitErr:
+		return err
+	case <-ctx.Done():
+		killThenChild(cmd)
+		select {
+		case <-waitErr:
+		case <-time.After(5 * time.Second):
+		}
+		return ctx.Err()
+	}
 }

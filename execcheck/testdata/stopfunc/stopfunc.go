@@ -9,7 +9,9 @@ package stopfunc
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -65,4 +67,27 @@ func Direct(ctx context.Context, line string) error {
 		stop()
 	}()
 	return c.Run() // want `^orphan: a cancel kills only the direct child \(c.Process.Kill\(\)\)`
+}
+
+// closer is wails' runFrontendDevWatcherCommand: it runs the watcher in
+// a goroutine and returns only the func that stops it, which finds the
+// group by Getpgid once Run may have reaped the child.
+func closer(dir string, argv []string, wg *sync.WaitGroup) func() { // want closer:`^execcheck\[returns a func that kills: group:other\]$`
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdout = os.Stdout
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_ = cmd.Run() // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-pgid, syscall.SIGTERM\) \(in the func closer returns\); no SIGKILL follows: a process that ignores the signal survives\) only while the direct child runs`
+	}()
+	return func() {
+		if pgid, err := syscall.Getpgid(cmd.Process.Pid); err == nil {
+			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		}
+		cancel()
+		wg.Wait()
+	}
 }
