@@ -60,6 +60,7 @@ func TestFamilies(t *testing.T) {
 		"factory",
 		"lockheld",
 		"cancelkept",
+		"ctxnever",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -222,6 +223,14 @@ func TestLockHeld(t *testing.T) {
 	checkSites(t, "lockheld", map[int]siteWant{
 		60: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 		87: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-l.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
+}
+
+// TestCtxNever: a context parameter every call fills with
+// context.Background() is never done.
+func TestCtxNever(t *testing.T) {
+	checkSites(t, "ctxnever", map[int]siteWant{
+		21: {execcheck.OK, "no cancel: a context that is never done, and no kill by hand", true},
 	})
 }
 

@@ -34,20 +34,21 @@ type pkgState struct {
 	decls        map[*types.Func]*ast.FuncDecl
 	sums         map[*types.Func]*summary
 	busy         map[*types.Func]bool
-	called       map[*types.Func]bool       // functions called in the package
-	fields       map[*types.Var]*instance   // fields and package variables holding commands
-	pids         map[*types.Var]*instance   // fields and package variables holding a command's pid
-	pipes        map[*types.Var]*instance   // fields and package variables holding a command's output pipe (pipe_kept.go)
-	pipeWhat     map[*types.Var]string      // which pipe: "stdout" or "stderr"
-	pipeOuts     []pipeOut                  // pipes functions return (pipe_kept.go)
-	cmdFuncs     map[*types.Var]*types.Func // variables and fields assigned exec.Command (cmd_funcs.go)
-	funcVars     map[*types.Var]*types.Func // package variables holding the one function production runs (func_vars.go)
-	fieldFuncs   map[*types.Var]fieldFunc   // fields of function type holding the one function production runs (field_funcs.go)
-	litBusy      map[*ast.FuncLit]bool      // field literals being walked at a call (field_funcs.go)
-	files        map[*types.Var]*fileState  // what the variables of interface type are assigned (file_vars.go)
-	kept         []keptIn                   // commands whose pid a field shared by several holds (pid_shared.go)
-	setInClosure map[types.Object]token.Pos // locals a function literal sets (state_guard.go)
-	goFuncs      map[*types.Func]bool       // functions only a go statement calls (wait_aside.go)
+	called       map[*types.Func]bool         // functions called in the package
+	fields       map[*types.Var]*instance     // fields and package variables holding commands
+	pids         map[*types.Var]*instance     // fields and package variables holding a command's pid
+	pipes        map[*types.Var]*instance     // fields and package variables holding a command's output pipe (pipe_kept.go)
+	pipeWhat     map[*types.Var]string        // which pipe: "stdout" or "stderr"
+	pipeOuts     []pipeOut                    // pipes functions return (pipe_kept.go)
+	cmdFuncs     map[*types.Var]*types.Func   // variables and fields assigned exec.Command (cmd_funcs.go)
+	funcVars     map[*types.Var]*types.Func   // package variables holding the one function production runs (func_vars.go)
+	fieldFuncs   map[*types.Var]fieldFunc     // fields of function type holding the one function production runs (field_funcs.go)
+	litBusy      map[*ast.FuncLit]bool        // field literals being walked at a call (field_funcs.go)
+	files        map[*types.Var]*fileState    // what the variables of interface type are assigned (file_vars.go)
+	kept         []keptIn                     // commands whose pid a field shared by several holds (pid_shared.go)
+	setInClosure map[types.Object]token.Pos   // locals a function literal sets (state_guard.go)
+	goFuncs      map[*types.Func]bool         // functions only a go statement calls (wait_aside.go)
+	neverDone    map[*types.Func]map[int]bool // context parameters every call fills with context.Background() (ctx_never.go)
 	all          []*instance
 	ignores      *ignores
 	ownFix       bool // cancelpolicy itself: only its test files' sites count
@@ -262,6 +263,8 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 			w.env[p] = value{inst: x}
 		case isSignal(t):
 			w.env[p] = value{isSig: true, sigParam: i, closureSig: -1, sigScope: w.top}
+		case isContext(t) && ps.neverDoneParam(fn, i):
+			w.env[p] = value{isCtx: true, ctx: ctxBackground}
 		case isContext(t):
 			w.env[p] = value{isCtx: true, ctx: ctxParam, ctxParam: i}
 		case isInteger(t):
