@@ -61,6 +61,7 @@ func TestFamilies(t *testing.T) {
 		"lockheld",
 		"cancelkept",
 		"ctxnever",
+		"prochanded",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -231,6 +232,15 @@ func TestLockHeld(t *testing.T) {
 func TestCtxNever(t *testing.T) {
 	checkSites(t, "ctxnever", map[int]siteWant{
 		21: {execcheck.OK, "no cancel: a context that is never done, and no kill by hand", true},
+	})
+}
+
+// TestProcHanded: a process an exported method hands out may be killed
+// where execcheck does not look; one kept in the package is followed.
+func TestProcHanded(t *testing.T) {
+	checkSites(t, "prochanded", map[int]siteWant{
+		27: {execcheck.Unknown, "its process is kept in the result of (*Cmd).Process (prochanded.go:34), which other packages get, where execcheck does not follow what kills it", true},
+		44: {execcheck.OK, "no cancel: exec.Command, and no kill by hand", true},
 	})
 }
 

@@ -38,6 +38,7 @@ func (w *walker) keptPidResults(s *summary) {
 		}
 		if v.proc != nil {
 			s.pipeInsts[i] = value{proc: x.root()}
+			w.procHandedOut(x)
 		} else {
 			s.pipeInsts[i] = value{pid: x.root(), neg: v.neg}
 		}

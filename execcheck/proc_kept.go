@@ -66,6 +66,23 @@ func (w *walker) keptValue(f *types.Var) value {
 	return value{pid: w.ps.pidVar(f)}
 }
 
+// procHandedOut notes that the process of the kept command x is the
+// result of an exported function or method (gitlab-runner's
+// `func (c *osCmd) Process() *os.Process`): other packages get it, and
+// what they do with it, a kill or none, execcheck does not see.
+func (w *walker) procHandedOut(x *instance) {
+	if w.fn == nil || !w.fn.Exported() {
+		return
+	}
+	if r := x.root(); r.p.ProcKept == "" {
+		name := w.fn.Name()
+		if sig, ok := w.fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+			name = "(" + types.TypeString(sig.Recv().Type(), types.RelativeTo(w.ps.pass.Pkg)) + ")." + name
+		}
+		r.p.ProcKept = "the result of " + name + " (" + w.ps.where(w.fn.Pos()) + "), which other packages get"
+	}
+}
+
 // procLost notes that v's process or pid is kept at l, where execcheck
 // does not follow it.
 func (w *walker) procLost(l ast.Expr, v value) {
