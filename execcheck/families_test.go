@@ -186,9 +186,10 @@ func TestFieldFunc(t *testing.T) {
 // reaped and one reaped only after the kill keep their group.
 func TestPgidReaped(t *testing.T) {
 	checkSites(t, "pgidreaped", map[int]siteWant{
-		56: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		80: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
-		98: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killThenReap)), also after the direct child exited", true},
+		56:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		80:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
+		98:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killThenReap)), also after the direct child exited", true},
+		202: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
 	})
 }
 

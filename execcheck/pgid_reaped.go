@@ -32,6 +32,14 @@ func splitReaped(rs *runSite, p *props, hand []effect) (rest, leaderOnly []effec
 	if !(p.Waited || p.ProcWait != "" || rs.kind != runStart) {
 		return hand, nil // never reaped: the pid stays the group's
 	}
+	if rs.kind == runStart && p.WaitLate != "" && p.ReadPipe && !p.CopyPipe && p.ProcWait == "" {
+		// Wait comes only once the output is read to EOF, and copies
+		// none it would wait for after reaping: the child stays an
+		// unreaped zombie, its pid the group's, while any holder of the
+		// pipe runs (gokcehan/lf's shellKill), as os/exec still calls
+		// Cancel then (armedWhy).
+		return hand, nil
+	}
 	for _, e := range hand {
 		if e.ByGetpgid && e.Group && !e.Unknown {
 			leaderOnly = append(leaderOnly, e)

@@ -20,6 +20,7 @@ package execcheck
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // waitedAside records a cmd.Wait() of r at c in a goroutine started
@@ -33,6 +34,11 @@ func (w *walker) waitedAside(r *instance, c *ast.CallExpr, what string) {
 		// A read in a goroutine of its own, not joined, runs beside
 		// this Wait, which ends it by closing the pipe.
 		if rd.inst.root() == r && !(rd.async && !rd.joined && rd.scope != w.cur.id) {
+			// Read before it, to EOF: this Wait comes after the reads,
+			// as one outside any goroutine does (waitPlace).
+			if r.p.WaitLate == "" {
+				r.p.WaitLate = strings.TrimPrefix(what, "cmd.") + " (" + w.ps.where(c.Pos()) + ") comes only after the output is read to EOF, which lasts while any process holds the pipe"
+			}
 			return
 		}
 	}

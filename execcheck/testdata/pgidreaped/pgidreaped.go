@@ -186,3 +186,28 @@ func selected(ctx context.Context, bin string, log io.Writer) error {
 		return ctx.Err()
 	}
 }
+
+type app struct{ cmd *exec.Cmd }
+
+// readThenWait is gokcehan/lf's '%' run: a goroutine reads the pipe to
+// EOF and only then waits, so the child stays an unreaped zombie whose
+// pid names the group while anything holds the pipe.
+func (a *app) readThenWait(script string) error {
+	cmd := exec.Command("sh", "-c", script)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	a.cmd = cmd
+	go func() {
+		_, _ = io.Copy(io.Discard, out)
+		_ = cmd.Wait()
+	}()
+	return nil
+}
+
+func (a *app) interrupt() { _ = killGroup(a.cmd) }
