@@ -32,7 +32,7 @@ func splitReaped(rs *runSite, p *props, hand []effect) (rest, leaderOnly []effec
 	if !(p.Waited || p.ProcWait != "" || rs.kind != runStart) {
 		return hand, nil // never reaped: the pid stays the group's
 	}
-	if rs.kind == runStart && p.WaitLate != "" && p.ReadPipe && !p.CopyPipe && p.ProcWait == "" {
+	if rs.kind == runStart && (p.WaitLate != "" || p.ReadsFirst != "") && p.ReadPipe && !p.CopyPipe && p.ProcWait == "" {
 		// Wait comes only once the output is read to EOF, and copies
 		// none it would wait for after reaping: the child stays an
 		// unreaped zombie, its pid the group's, while any holder of the

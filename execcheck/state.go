@@ -192,6 +192,7 @@ type props struct {
 	// When os/exec stops calling Cancel (cancel_armed.go).
 	Waited       bool     // cmd.Wait is called
 	WaitLate     string   // cmd.Wait comes only after the output is read to EOF: where
+	ReadsFirst   string   // cmd.Wait comes after the reads in a goroutine of their own: where (wait_aside.go)
 	WaitAside    string   // cmd.Wait runs in a goroutine apart from the reads, which it ends: where (wait_aside.go)
 	ProcWait     string   // cmd.Process.Wait is called: where
 	CancelCalled string   // cmd.Cancel() is called by hand: where
@@ -205,7 +206,7 @@ func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
 		!p.ReadPipe && p.PipeClosed == "" && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
 		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" &&
-		!p.Waited && p.WaitLate == "" && p.WaitAside == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
+		!p.Waited && p.WaitLate == "" && p.ReadsFirst == "" && p.WaitAside == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
 }
 
 // merge adds q's knowledge to p.
@@ -251,6 +252,7 @@ func (p *props) merge(q *props) {
 	}
 	p.Waited = p.Waited || q.Waited
 	p.WaitLate = cmp.Or(p.WaitLate, q.WaitLate)
+	p.ReadsFirst = cmp.Or(p.ReadsFirst, q.ReadsFirst)
 	p.WaitAside = cmp.Or(p.WaitAside, q.WaitAside)
 	p.ProcWait = cmp.Or(p.ProcWait, q.ProcWait)
 	if p.CancelCalled == "" {

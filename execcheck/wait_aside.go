@@ -34,10 +34,11 @@ func (w *walker) waitedAside(r *instance, c *ast.CallExpr, what string) {
 		// A read in a goroutine of its own, not joined, runs beside
 		// this Wait, which ends it by closing the pipe.
 		if rd.inst.root() == r && !(rd.async && !rd.joined && rd.scope != w.cur.id) {
-			// Read before it, to EOF: this Wait comes after the reads,
-			// as one outside any goroutine does (waitPlace).
-			if r.p.WaitLate == "" {
-				r.p.WaitLate = strings.TrimPrefix(what, "cmd.") + " (" + w.ps.where(c.Pos()) + ") comes only after the output is read to EOF, which lasts while any process holds the pipe"
+			// Read before it, to EOF: this Wait comes after the reads.
+			// Whether a call waits for them is wait_free.go's; the
+			// child stays unreaped until then (pgid_reaped.go).
+			if r.p.ReadsFirst == "" {
+				r.p.ReadsFirst = strings.TrimPrefix(what, "cmd.") + " (" + w.ps.where(c.Pos()) + ")"
 			}
 			return
 		}
