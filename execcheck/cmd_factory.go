@@ -38,11 +38,6 @@ func factoryKind(sig *types.Signature) string {
 	return ""
 }
 
-func isString(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.String
-}
-
 // factoryCall makes the command of a call through such a value, if c is
 // one; ok is false otherwise.
 func (w *walker) factoryCall(c *ast.CallExpr) ([]value, bool) {

@@ -145,13 +145,6 @@ func (w *walker) lockKey(e ast.Expr) string {
 	return ""
 }
 
-func derefType(t types.Type) types.Type {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
-}
-
 // runLocks returns the mutexes the function walked holds across the
 // Wait of a run at c: for Start, the first Wait after it in the same
 // body; none where there is no such Wait.

@@ -66,6 +66,12 @@ func isInteger(t types.Type) bool {
 	return ok && b.Info()&types.IsInteger != 0
 }
 
+// isString reports whether t's underlying type is string.
+func isString(t types.Type) bool {
+	b, ok := types.Unalias(t).Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
+}
+
 // isTypeNamed reports whether t is (or is an alias for) a package-level
 // defined type of package pkgPath named one of names, as x/tools'
 // typesinternal.IsTypeNamed does.
@@ -89,6 +95,14 @@ func isPointerToNamed(t types.Type, pkgPath string, names ...string) bool {
 func isPointerType(t types.Type) bool {
 	_, ok := types.Unalias(t).(*types.Pointer)
 	return ok
+}
+
+// derefType returns the type t points to, or t if it is not a pointer.
+func derefType(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // derefStruct returns the struct t is, or points to.
