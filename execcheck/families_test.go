@@ -62,6 +62,7 @@ func TestFamilies(t *testing.T) {
 		"cancelkept",
 		"ctxnever",
 		"prochanded",
+		"soleimpl",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -242,6 +243,14 @@ func TestProcHanded(t *testing.T) {
 	checkSites(t, "prochanded", map[int]siteWant{
 		27: {execcheck.Unknown, "its process is kept in the result of (*Cmd).Process (prochanded.go:34), which other packages get, where execcheck does not follow what kills it", true},
 		44: {execcheck.OK, "no cancel: exec.Command, and no kill by hand", true},
+	})
+}
+
+// TestSoleImpl: a call of an unexported interface's method is a call of
+// the one type of the package that implements it.
+func TestSoleImpl(t *testing.T) {
+	checkSites(t, "soleimpl", map[int]siteWant{
+		38: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})
 }
 

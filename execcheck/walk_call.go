@@ -91,6 +91,11 @@ func (w *walker) call(c *ast.CallExpr) []value {
 		w.passedOn(c, fn, args, false)
 		return nil
 	}
+	if m := w.soleImplOf(fn); m != nil {
+		if s := w.ps.summaryOf(m); s != nil {
+			return w.apply(s, m, c, args)
+		}
+	}
 	// A function value or an interface method.
 	if fn == nil {
 		if v := w.eval(fun); v.fn != nil {

@@ -48,6 +48,7 @@ type pkgState struct {
 	kept         []keptIn                     // commands whose pid a field shared by several holds (pid_shared.go)
 	setInClosure map[types.Object]token.Pos   // locals a function literal sets (state_guard.go)
 	goFuncs      map[*types.Func]bool         // functions only a go statement calls (wait_aside.go)
+	impls        map[*types.Named]types.Type  // an unexported interface's one implementation, or nil (sole_impl.go)
 	neverDone    map[*types.Func]map[int]bool // context parameters every call fills with context.Background() (ctx_never.go)
 	all          []*instance
 	ignores      *ignores
