@@ -13,12 +13,13 @@ import (
 
 // Analyzer finds the exec sites that can hang or orphan on cancel.
 var Analyzer = &analysis.Analyzer{
-	Name:       "execcheck",
-	Doc:        doc,
-	URL:        "https://github.com/exectest/exectest/blob/main/docs/execcheck.md",
-	Run:        run,
-	FactTypes:  []analysis.Fact{new(funcFact)},
-	ResultType: reflect.TypeFor[*Result](),
+	Name:             "execcheck",
+	Doc:              doc,
+	URL:              "https://github.com/exectest/exectest/blob/main/docs/execcheck.md",
+	Run:              run,
+	RunDespiteErrors: true,
+	FactTypes:        []analysis.Fact{new(funcFact)},
+	ResultType:       reflect.TypeFor[*Result](),
 }
 
 const doc = `find exec sites that can hang or orphan on cancel
@@ -90,8 +91,15 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ps.ignores = readIgnores(pass)
 	ps.ignores.reportBad(pass, pass.Files)
+	ps.ill = map[*types.Func]bool{}
+	files, ill := ps.setAsideIllTyped(pass.Files)
+	if ill != nil {
+		walked := *pass
+		walked.Files = files
+		ps.pass = &walked
+	}
 	var order []*types.Func
-	for _, f := range pass.Files {
+	for _, f := range files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok {
 				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
@@ -120,6 +128,10 @@ func run(pass *analysis.Pass) (any, error) {
 	ps.readsUnseen()
 	ps.waitsFree()
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
+	if ill != nil {
+		res.Sites = append(res.Sites, ps.illSites(ill)...)
+		sort.Slice(res.Sites, func(i, j int) bool { return res.Sites[i].Pos < res.Sites[j].Pos })
+	}
 	return res, nil
 }
 

@@ -155,6 +155,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	if p.Reflected != "" {
 		return verdict{class: Unknown, reason: "the command's fields are set through " + p.Reflected + ", which execcheck cannot read"}
 	}
+	if p.Untyped != "" {
+		return verdict{class: Unknown, reason: "the command is passed to " + p.Untyped + ", whose code does not type-check: execcheck cannot follow it"}
+	}
 	cancellable := false
 	for _, c := range p.Creations {
 		if c.Ctx == ctxCancel || c.Ctx == ctxParam || c.Ctx == ctxTest && !testRunsBefore(rs, c) {

@@ -63,6 +63,7 @@ func TestFamilies(t *testing.T) {
 		"ctxnever",
 		"prochanded",
 		"soleimpl",
+		"illtyped",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -251,6 +252,16 @@ func TestProcHanded(t *testing.T) {
 func TestSoleImpl(t *testing.T) {
 	checkSites(t, "soleimpl", map[int]siteWant{
 		38: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
+}
+
+// TestIllTyped: a package that does not type-check is checked where it
+// does; a run in code that does not, or a command passed to it, is
+// unknown.
+func TestIllTyped(t *testing.T) {
+	checkSites(t, "illtyped", map[int]siteWant{
+		29: {execcheck.Unknown, "the function Client does not type-check (gen.Flags has no type): execcheck does not follow it", true},
+		43: {execcheck.Unknown, "the command is passed to configure (illtyped.go:42), whose code does not type-check: execcheck cannot follow it", true},
 	})
 }
 

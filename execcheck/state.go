@@ -187,6 +187,7 @@ type props struct {
 	Escapes []string  // where the command went that execcheck cannot follow
 
 	Reflected string // its fields are set through reflect, where: execcheck cannot read them
+	Untyped   string // it is passed to a function that does not type-check, where (ill_typed.go)
 	Wrapped   string // run through a method of another package's type that embeds it (wrapper_run.go)
 
 	// When os/exec stops calling Cancel (cancel_armed.go).
@@ -205,7 +206,7 @@ type props struct {
 func (p *props) empty() bool {
 	return len(p.Creations) == 0 && !p.Group && !p.GroupUnknown && !p.WaitDelay && !p.CopyPipe &&
 		!p.ReadPipe && p.PipeClosed == "" && !p.StdoutSet && !p.StderrSet && !p.CancelSet && len(p.Kills) == 0 &&
-		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" &&
+		!p.Applied && len(p.Runs) == 0 && len(p.Escapes) == 0 && p.Reflected == "" && p.Untyped == "" &&
 		!p.Waited && p.WaitLate == "" && p.ReadsFirst == "" && p.WaitAside == "" && p.ProcWait == "" && p.CancelCalled == "" && p.ProcKept == ""
 }
 
@@ -246,6 +247,9 @@ func (p *props) merge(q *props) {
 	p.Escapes = append(p.Escapes, q.Escapes...)
 	if p.Reflected == "" {
 		p.Reflected = q.Reflected
+	}
+	if p.Untyped == "" {
+		p.Untyped = q.Untyped
 	}
 	if p.Wrapped == "" {
 		p.Wrapped = q.Wrapped

@@ -81,6 +81,10 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	if vals, ok := w.knownCall(c, fn, recv, recvExpr, methodExpr, args); ok {
 		return vals
 	}
+	if w.ps.ill[fn] {
+		w.untypedCall(c, fn, args)
+		return nil
+	}
 	if fn != nil && !isInterfaceMethod(fn) {
 		if w.wrapperRun(c, fn, recvExpr) {
 			return nil

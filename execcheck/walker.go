@@ -49,6 +49,7 @@ type pkgState struct {
 	setInClosure map[types.Object]token.Pos   // locals a function literal sets (state_guard.go)
 	goFuncs      map[*types.Func]bool         // functions only a go statement calls (wait_aside.go)
 	impls        map[*types.Named]types.Type  // an unexported interface's one implementation, or nil (sole_impl.go)
+	ill          map[*types.Func]bool         // functions set aside: they do not type-check (ill_typed.go)
 	neverDone    map[*types.Func]map[int]bool // context parameters every call fills with context.Background() (ctx_never.go)
 	all          []*instance
 	ignores      *ignores

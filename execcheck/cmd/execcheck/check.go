@@ -130,7 +130,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (status int) {
 		return 1
 	}
 	failed := false
-	if packages.PrintErrors(pkgs) > 0 {
+	if printLoadErrors(pkgs, stderr) > 0 {
 		failed = true
 	}
 	opts := &checker.Options{SanityCheck: dbg('s'), Sequential: dbg('p')}

@@ -18,7 +18,8 @@
 //
 // Exit status: 0 when nothing was found; 3 when a site was reported (with
 // -sites: when a site is neither ok nor ignored; with -fix: when a site is
-// left that -fix could not rewrite); 1 on an error. Test files are
+// left that -fix could not rewrite); 1 on an error, and for a package that
+// does not type-check, after what could be checked in it. Test files are
 // analyzed unless -test=false. See docs/execcheck.md.
 package main
 

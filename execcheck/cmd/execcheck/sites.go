@@ -67,9 +67,7 @@ func runSites(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "execcheck: %v\n", err)
 		return 1
 	}
-	if packages.PrintErrors(pkgs) > 0 {
-		return 1
-	}
+	loadFailed := printLoadErrors(pkgs, stderr) > 0
 	if len(pkgs) == 0 {
 		fmt.Fprintf(stderr, "execcheck: %s matched no packages\n", strings.Join(fs.Args(), " "))
 		return 1
@@ -134,7 +132,10 @@ func runSites(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%d exec sites: %d hang, %d orphan, %d launcher, %d ok, %d unknown; %d ignored\n",
 			len(list), counts["hang"], counts["orphan"], counts["launcher"], counts["ok"], counts["unknown"], ignored)
 	}
-	if open > 0 {
+	switch {
+	case loadFailed:
+		return 1
+	case open > 0:
 		return 3
 	}
 	return 0

@@ -1,0 +1,3 @@
+module example.com/illtyped
+
+go 1.26
