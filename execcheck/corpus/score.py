@@ -17,13 +17,20 @@ def sites(outdir, pid, side):
         rc = open(base + ".rc").read().strip()
     except OSError:
         return None, "not run"
-    if rc not in ("0", "3"):
-        err = open(base + ".err").read().strip().splitlines()
-        return None, "error: " + (err[0] if err else "exit " + rc)
+    err = open(base + ".err").read().strip().splitlines() if os.path.exists(base + ".err") else []
     try:
-        return json.load(open(base + ".json")).get("sites") or [], ""
+        got = json.load(open(base + ".json")).get("sites") or []
     except Exception as e:  # noqa: BLE001
-        return None, f"error: {e}"
+        got, bad = None, f"error: {e}"
+    if rc == "1" and got is not None:
+        # A package that does not type-check: execcheck prints the load
+        # errors, lists the sites it could check and exits 1.
+        return got, ""
+    if rc not in ("0", "3"):
+        return None, "error: " + (err[0] if err else "exit " + rc)
+    if got is None:
+        return None, bad
+    return got, ""
 
 
 def at(ss, fileline):
