@@ -67,7 +67,7 @@ type Result struct {
 	Sites []Site
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass) (result any, err error) {
 	res := &Result{}
 	execPkg := execPackage(pass)
 	// cancelpolicy's own runs are the fix; its tests' runs are sites as
@@ -97,6 +97,18 @@ func run(pass *analysis.Pass) (any, error) {
 		walked := *pass
 		walked.Files = files
 		ps.pass = &walked
+		// Code that does not type-check may hold what the walk does not
+		// expect: every run is then unknown, not a crash.
+		defer func() {
+			if r := recover(); r != nil {
+				ps.pass = pass
+				res.Sites = ps.unwalked(pass.Files, r)
+				result, err = res, nil
+			}
+		}()
+		if walkHook != nil {
+			walkHook()
+		}
 	}
 	var order []*types.Func
 	for _, f := range files {

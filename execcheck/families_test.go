@@ -262,6 +262,7 @@ func TestIllTyped(t *testing.T) {
 	checkSites(t, "illtyped", map[int]siteWant{
 		29: {execcheck.Unknown, "the function Client does not type-check (gen.Flags has no type): execcheck does not follow it", true},
 		43: {execcheck.Unknown, "the command is passed to configure (illtyped.go:42), whose code does not type-check: execcheck cannot follow it", true},
+		53: {execcheck.Unknown, "the function Serve does not type-check (r.client has no type): execcheck does not follow it", true},
 	})
 }
 

@@ -8,6 +8,7 @@ package execcheck
 // the reason, never skipped.
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -66,7 +67,8 @@ func (ps *pkgState) illWhy(info *types.Info, d ast.Decl) string {
 	}
 	var first ast.Node
 	why := ""
-	ast.Inspect(d, func(n ast.Node) bool {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		if n == nil || first != nil && (n.Pos() < first.Pos() || n.End() > first.End()) {
 			return false
 		}
@@ -76,8 +78,13 @@ func (ps *pkgState) illWhy(info *types.Info, d ast.Decl) string {
 			}
 			why = types.ExprString(e) + " has no type"
 		}
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			ast.Inspect(sel.X, visit) // x.f names f by x's type: say x.f
+			return false
+		}
 		return true
-	})
+	}
+	ast.Inspect(d, visit)
 	return why
 }
 
@@ -94,12 +101,10 @@ func untyped(info *types.Info, e ast.Expr) bool {
 		if tv, ok := info.Types[e]; ok && tv.IsVoid() {
 			return false
 		}
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			if _, pkg := info.Uses[identOf(sel.X)].(*types.PkgName); !pkg && info.Selections[sel] != nil {
-				return false
-			}
-		}
 		t := info.TypeOf(e)
+		if sel, ok := e.(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+			t = info.Selections[sel].Type() // a field or method whose type is missing
+		}
 		return t == nil || t == types.Typ[types.Invalid]
 	}
 	return false
@@ -159,4 +164,25 @@ func declName(d ast.Decl) string {
 		return "the function " + fd.Name.Name
 	}
 	return "the declaration"
+}
+
+// walkHook, if set, is called before the walk of a package that does
+// not type-check: a test makes the walk fail with it.
+var walkHook func()
+
+// unwalked lists every run of a command in the package as unknown: the
+// package does not type-check and its walk failed.
+func (ps *pkgState) unwalked(files []*ast.File, failure any) []Site {
+	why := fmt.Sprintf("%s (walking it failed: %v)", ps.pass.TypeErrors[0].Msg, failure)
+	var ill []illDecl
+	for _, f := range files {
+		for _, d := range f.Decls {
+			ill = append(ill, illDecl{decl: d, why: why})
+		}
+	}
+	out := ps.illSites(ill)
+	for i := range out {
+		out[i].Reason = "the package does not type-check (" + why + "): execcheck does not follow it"
+	}
+	return out
 }

@@ -42,3 +42,13 @@ func Configured(ctx context.Context) error {
 	configure(cmd)
 	return cmd.Run() // unknown: TestIllTyped
 }
+
+// runner keeps the generated client.
+type runner struct{ client gen.Client }
+
+// Serve hands its command to the client: unknown.
+func (r *runner) Serve(ctx context.Context) error {
+	cmd := exec.CommandContext(ctx, "server")
+	r.client.Attach(cmd)
+	return cmd.Run() // unknown: TestIllTyped
+}
