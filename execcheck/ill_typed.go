@@ -110,11 +110,6 @@ func untyped(info *types.Info, e ast.Expr) bool {
 	return false
 }
 
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
-}
-
 // illSites lists the runs of commands in the declarations set aside, as
 // unknown.
 func (ps *pkgState) illSites(ill []illDecl) []Site {
