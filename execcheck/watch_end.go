@@ -70,11 +70,12 @@ func (w *walker) startWatch(sc *scope, fl *ast.FuncLit, prev *scope) {
 // returns, if a kill at pos belongs to such a watch: it stands on a
 // select's arm beside one that receives from an ended channel, or after
 // a receive of one message from it, under a test that the message is a
-// constant the run never sends when it ends.
+// constant the run never sends when it ends. Outside such a goroutine,
+// the watch may be the run's own select (watch_beside.go).
 func (w *walker) untilWait(pos token.Pos) string {
 	g := w.cur.watch
 	if g == nil || w.inGo == 0 {
-		return ""
+		return w.besideWait(pos)
 	}
 	how := ""
 	ast.Inspect(g.lit.Body, func(n ast.Node) bool {
@@ -85,7 +86,7 @@ func (w *walker) untilWait(pos token.Pos) string {
 		case *ast.FuncLit:
 			return false
 		case *ast.SelectStmt:
-			how = w.selectEnds(g, n, pos)
+			how = w.selectEnds(g.lit.Body, g.ended, n, pos)
 		case *ast.AssignStmt:
 			how = w.messageEnds(g, n, pos)
 		}
@@ -94,9 +95,9 @@ func (w *walker) untilWait(pos token.Pos) string {
 	return how
 }
 
-// selectEnds: pos stands on an arm of s, and another arm receives from
-// a channel the run ends after Wait.
-func (w *walker) selectEnds(g *goWatch, s *ast.SelectStmt, pos token.Pos) string {
+// selectEnds: pos stands on an arm of s, a select of body, and another
+// arm receives from one of the ended channels.
+func (w *walker) selectEnds(body *ast.BlockStmt, ended map[string]endSend, s *ast.SelectStmt, pos token.Pos) string {
 	var on *ast.CommClause
 	for _, c := range s.Body.List {
 		if cc := c.(*ast.CommClause); cc.Pos() <= pos && pos < cc.End() {
@@ -115,7 +116,7 @@ func (w *walker) selectEnds(g *goWatch, s *ast.SelectStmt, pos token.Pos) string
 			// In a loop the watch takes a second message: a closed
 			// channel is ready at every turn, so an arm on it that
 			// returns ends the loop.
-			if e, ok := g.ended[ch]; ok && (!inLoop(g.lit.Body, s) || e.closed && endsInReturn(cc.Body)) {
+			if e, ok := ended[ch]; ok && (!inLoop(body, s) || e.closed && endsInReturn(cc.Body)) {
 				return e.how
 			}
 		}
@@ -235,7 +236,9 @@ func (w *walker) endedAfterWait(body *ast.BlockStmt, skip *ast.FuncLit) map[stri
 				ended[ch] = e
 			}
 		case *ast.SendStmt:
-			if n.Pos() > waitAt {
+			// A send of Wait's own result (ch <- cmd.Wait()) ends the
+			// channel as one after it does.
+			if n.End() > waitAt {
 				ch := types.ExprString(ast.Unparen(n.Chan))
 				e := ended[ch]
 				var k constant.Value
@@ -244,7 +247,10 @@ func (w *walker) endedAfterWait(body *ast.BlockStmt, skip *ast.FuncLit) map[stri
 				}
 				e.sent = append(e.sent, k)
 				if e.how == "" {
-					e.how = types.ExprString(n.Chan) + " <- " + types.ExprString(n.Value) + " after Wait"
+					e.how = types.ExprString(n.Chan) + " <- " + types.ExprString(n.Value)
+					if n.Pos() > waitAt {
+						e.how += " after Wait"
+					}
 				}
 				ended[ch] = e
 			}

@@ -7,8 +7,10 @@
 package watchend
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -238,4 +240,110 @@ func loopedOn(ctx context.Context, argv []string) error {
 		}
 	}()
 	return cmd.Wait()
+}
+
+// waitedBeside is autodev's shape: the run itself watches the cancel in a
+// select whose other arm takes Wait's result, sent by a goroutine that
+// waits beside the reads. Wait returns when the direct child exits (the
+// reads end with it), and so does the watch.
+func waitedBeside(ctx context.Context, argv []string, lines chan<- string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\) \(in killGroup\)\) only until Wait returns \(the watch ends with waitCh <- cmd.Wait\(\) in a goroutine\)`
+		return err
+	}
+	go forward(stdout, lines)
+	waitCh := make(chan error, 1)
+	go func() { waitCh <- cmd.Wait() }()
+	select {
+	case <-ctx.Done():
+		select {
+		case <-waitCh:
+		case <-time.After(2 * time.Second):
+			_ = killGroup(cmd)
+			<-waitCh
+		}
+		return ctx.Err()
+	case err := <-waitCh:
+		return err
+	}
+}
+
+// closedBeside: the goroutine closes done once Wait is back.
+func closedBeside(ctx context.Context, argv []string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) only until Wait returns \(the watch ends with close\(done\) after Wait in a goroutine\)`
+		return err
+	}
+	done := make(chan struct{})
+	var werr error
+	go func() {
+		werr = cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return ctx.Err()
+	case <-done:
+		return werr
+	}
+}
+
+// copiedBeside: Wait waits for a copy nothing bounds, so the result it
+// sends comes only when every holder of the pipe is gone.
+func copiedBeside(ctx context.Context, argv []string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	waitCh := make(chan error, 1)
+	go func() { waitCh <- cmd.Wait() }()
+	select {
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		return "", <-waitCh
+	case err := <-waitCh:
+		return out.String(), err
+	}
+}
+
+// tickedBeside: the other arm's channel is a timer's, not the run's end.
+func tickedBeside(ctx context.Context, argv []string, tick <-chan time.Time) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		case <-tick:
+		}
+	}()
+	return cmd.Wait()
+}
+
+func killGroup(cmd *exec.Cmd) error { // want killGroup:`^execcheck\[param 0: \[kills\(group:KILL\)\]\]$`
+	if cmd.Process == nil || cmd.ProcessState != nil && cmd.ProcessState.Exited() {
+		return nil
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+func forward(r io.Reader, lines chan<- string) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		lines <- sc.Text()
+	}
 }

@@ -1,0 +1,61 @@
+package execcheck
+
+// A watch the run keeps itself, beside a goroutine that waits:
+//
+//	waitCh := make(chan error, 1)
+//	go func() { waitCh <- cmd.Wait() }()
+//	select {
+//	case <-ctx.Done():
+//		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+//	case err := <-waitCh:
+//	}
+//
+// (autodev's runner). The select leaves the cancel's arm once Wait's
+// result comes, so the kill comes only until Wait returns, as a watch
+// in a goroutine that the run ends after Wait (watch_end.go) does.
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// besideWait returns how a select of the function walked, with the kill
+// at pos on one arm, stops watching once Wait returns: another arm
+// receives from a channel that a goroutine started in the same
+// declaration sends Wait's result to, or closes or sends to after Wait.
+func (w *walker) besideWait(pos token.Pos) string {
+	decl := w.ps.decls[w.fn]
+	if w.fn == nil || decl == nil || decl.Body == nil {
+		return ""
+	}
+	body := w.cur.body
+	if w.cur == w.top || body == nil {
+		body = decl.Body
+	}
+	ended := map[string]endSend{}
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		g, ok := n.(*ast.GoStmt)
+		if !ok {
+			return true
+		}
+		if fl, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit); ok {
+			for ch, e := range w.endedAfterWait(fl.Body, nil) {
+				if _, seen := ended[ch]; !seen {
+					e.how += " in a goroutine"
+					ended[ch] = e
+				}
+			}
+		}
+		return true
+	})
+	if len(ended) == 0 {
+		return ""
+	}
+	how := ""
+	inspectOuter(body, func(n ast.Node) {
+		if s, ok := n.(*ast.SelectStmt); ok && how == "" && s.Pos() <= pos && pos < s.End() {
+			how = w.selectEnds(body, ended, s, pos)
+		}
+	})
+	return how
+}
