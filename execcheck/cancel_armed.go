@@ -37,6 +37,7 @@ type joinRec struct {
 // noteRead records a read of x's pipe until EOF where the walk stands.
 func (w *walker) noteRead(x *instance) {
 	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id})
+	w.readBeforeDeferred(x)
 }
 
 // join marks the reads in goroutines so far as finished: the walk is at
@@ -93,6 +94,7 @@ func (w *walker) waited(x *instance, c *ast.CallExpr) {
 // (WaitAside), or after them (WaitLate).
 func (w *walker) waitPlace(r *instance, c *ast.CallExpr, what string) {
 	w.noteWait(r, what)
+	w.deferredWait(r, c, what)
 	if r.p.WaitLate != "" {
 		return
 	}

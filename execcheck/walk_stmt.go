@@ -136,7 +136,9 @@ func (w *walker) stmt(s ast.Stmt) {
 		w.inGo--
 	case *ast.DeferStmt:
 		w.inDefer++
+		w.defers = append(w.defers, deferAt{scope: w.cur.id, inGo: w.inGo})
 		w.call(s.Call)
+		w.defers = w.defers[:len(w.defers)-1]
 		w.inDefer--
 	case *ast.ReturnStmt:
 		w.ret(s)

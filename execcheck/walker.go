@@ -217,6 +217,8 @@ type walker struct {
 	loops   int       // the loops the walk stands in, in the function or closure walked
 	inGo    int       // walking the call of a go statement
 	inDefer int       // walking the call of a defer statement
+	defers  []deferAt // the defer statements being walked (wait_deferred.go)
+	waitEnd []lateWait
 	pos     token.Pos // the statement walked
 
 	watchAt     []effect     // receives from a context's Done (cancel_watch.go)

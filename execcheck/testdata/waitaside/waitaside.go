@@ -8,6 +8,7 @@
 package waitaside
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -208,5 +209,73 @@ func Probe(ctx context.Context, name string, done chan<- error) error {
 		return err
 	}
 	go func() { done <- monitor(cmd) }()
+	return nil
+}
+
+// stdio is codehalter's MCP transport: the goroutine that reads stdout
+// to EOF reaps the child in a deferred call, so Wait comes only after
+// the reads, which last while any process holds the pipe.
+type stdio struct {
+	cmd    *exec.Cmd
+	stdout io.ReadCloser
+	done   chan struct{}
+}
+
+func Dial(prog string, args ...string) (*stdio, error) {
+	cmd := exec.Command(prog, args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF \(a loop of br.ReadString\), which WaitDelay does not close and nothing bounds Wait; a cancel kills only the direct child \(s.cmd.Process.Kill\(\)\)`
+		return nil, err
+	}
+	s := &stdio{cmd: cmd, stdout: stdout, done: make(chan struct{})}
+	go s.readLoop()
+	return s, nil
+}
+
+func (s *stdio) readLoop() {
+	defer func() {
+		_ = s.cmd.Wait()
+		close(s.done)
+	}()
+	br := bufio.NewReader(s.stdout)
+	for {
+		if _, err := br.ReadString('\n'); err != nil {
+			return
+		}
+	}
+}
+
+func (s *stdio) Close() {
+	_ = s.cmd.Process.Kill()
+	<-s.done
+}
+
+// DialApart: the deferred Wait is in a goroutine of its own, which reads
+// nothing; the reads run apart from it.
+func DialApart(prog string, line func(string)) error {
+	cmd := exec.Command(prog)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\)\); Wait returns in bounded time \(cmd.Wait \(waitaside.go:\d+\) runs in a goroutine apart from the reads`
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = cmd.Wait() }()
+	}()
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			line(sc.Text())
+		}
+	}()
+	_ = cmd.Process.Kill()
+	<-done
 	return nil
 }
