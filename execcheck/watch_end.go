@@ -40,6 +40,7 @@ type goWatch struct {
 // close, or sends of these constants (nil: a value that is not one).
 type endSend struct {
 	closed bool
+	result bool // a send of Wait's own result: the channel's one message
 	sent   []constant.Value
 	how    string
 }
@@ -114,9 +115,10 @@ func (w *walker) selectEnds(body *ast.BlockStmt, ended map[string]endSend, s *as
 		}
 		if ch := w.recvChan(cc.Comm); ch != "" {
 			// In a loop the watch takes a second message: a closed
-			// channel is ready at every turn, so an arm on it that
-			// returns ends the loop.
-			if e, ok := ended[ch]; ok && (!inLoop(body, s) || e.closed && endsInReturn(cc.Body)) {
+			// channel is ready at every turn, and Wait's own result
+			// is its one message, so an arm on it that returns ends
+			// the loop.
+			if e, ok := ended[ch]; ok && (!inLoop(body, s) || (e.closed || e.result) && endsInReturn(cc.Body)) {
 				return e.how
 			}
 		}
@@ -252,6 +254,7 @@ func (w *walker) endedAfterWait(body *ast.BlockStmt, skip *ast.FuncLit) map[stri
 						e.how += " after Wait"
 					}
 				}
+				e.result = len(e.sent) == 1 && n.Pos() < waitAt
 				ended[ch] = e
 			}
 		}

@@ -347,3 +347,58 @@ func forward(r io.Reader, lines chan<- string) {
 		lines <- sc.Text()
 	}
 }
+
+// loopedBeside: the select turns in a loop that forwards lines, and the
+// arm that takes Wait's result returns: the watch still ends with Wait.
+func loopedBeside(ctx context.Context, argv []string, lines chan<- string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) only until Wait returns \(the watch ends with waitCh <- cmd.Wait\(\) in a goroutine\)`
+		return err
+	}
+	got := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			got <- sc.Text()
+		}
+	}()
+	waitCh := make(chan error, 1)
+	go func() { waitCh <- cmd.Wait() }()
+	for {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		case l := <-got:
+			lines <- l
+		case err := <-waitCh:
+			return err
+		}
+	}
+}
+
+// loopedOnBeside: the arm that takes Wait's result only notes it; the
+// loop, and the watch, go on after Wait returned.
+func loopedOnBeside(ctx context.Context, argv []string, tick <-chan time.Time) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	waitCh := make(chan error, 1)
+	go func() { waitCh <- cmd.Wait() }()
+	var werr error
+	for {
+		select {
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			return werr
+		case werr = <-waitCh:
+		case <-tick:
+		}
+	}
+}
