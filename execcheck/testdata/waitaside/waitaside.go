@@ -279,3 +279,31 @@ func DialApart(prog string, line func(string)) error {
 	<-done
 	return nil
 }
+
+// DialDeferred: the deferred call is Wait itself, and a helper of the
+// package reads the pipe after it.
+func DialDeferred(prog string) (*stdio, error) {
+	cmd := exec.Command(prog)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return nil, err
+	}
+	s := &stdio{cmd: cmd, stdout: stdout, done: make(chan struct{})}
+	go s.drain()
+	return s, nil
+}
+
+func (s *stdio) drain() {
+	defer close(s.done)
+	defer s.cmd.Wait()
+	discard(s.stdout)
+}
+
+func discard(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+	}
+}
