@@ -54,10 +54,10 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		if recv.proc != nil || w.cancelOwner != nil || w.deferTo != nil {
 			switch fn.Name() {
 			case "Kill":
-				w.kill(recv.proc, false, value{isSig: true, sig: sigKill, sigParam: -1, closureSig: -1}, types.ExprString(c))
+				w.killBy(recv.proc, recv.neg, w.byPgid(recv.proc, recv.neg, recv.byPgid, c), value{isSig: true, sig: sigKill, sigParam: -1, closureSig: -1}, types.ExprString(c))
 			case "Signal":
 				if len(c.Args) == 1 {
-					w.kill(recv.proc, false, w.sigOf(c.Args[0]), types.ExprString(c))
+					w.killBy(recv.proc, recv.neg, w.byPgid(recv.proc, recv.neg, recv.byPgid, c), w.sigOf(c.Args[0]), types.ExprString(c))
 				}
 			case "Wait":
 				if recv.proc != nil {
@@ -89,7 +89,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			if u, ok := ast.Unparen(c.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.SUB {
 				group = true
 			}
-			w.killBy(t.pid, group, group && t.byPgid && !w.waitFollows(c), w.sigOf(c.Args[1]), types.ExprString(c))
+			w.killBy(t.pid, group, w.byPgid(t.pid, group, t.byPgid, c), w.sigOf(c.Args[1]), types.ExprString(c))
 		}
 		return nil, true
 	case isUnixPkg(pkgPathOf(fn)) && fn.Name() == "Getpgid":
@@ -109,9 +109,10 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		return []value{{}}, true
 	case isFunctionNamed(fn, "os", "FindProcess"):
 		// The process of a pid: on Unix it always succeeds and is that
-		// pid's process, whose kills are the pid's.
+		// pid's process, whose kills are the pid's; of -pid, its group's
+		// (kitproj/kit: os.FindProcess(-pgid).Signal(syscall.SIGTERM)).
 		if len(args) == 1 && args[0].pid != nil {
-			return []value{{proc: args[0].pid}, {}}, true
+			return []value{{proc: args[0].pid, neg: args[0].neg, byPgid: args[0].byPgid}, {}}, true
 		}
 		return []value{{}, {}}, true
 	case isFunctionNamed(fn, "time", "AfterFunc"):

@@ -213,6 +213,17 @@ func TestWatchEnd(t *testing.T) {
 	})
 }
 
+// TestFindProcessGroup: os.FindProcess(-pgid) is the group's process, so
+// its Signal reaches the group; a group kill made only after the
+// function that kills tested Getpgid comes only while the child is
+// unreaped (kitproj/kit before and after its fix).
+func TestFindProcessGroup(t *testing.T) {
+	checkSites(t, "findprocess", map[int]siteWant{
+		62:  {execcheck.OK, "a kill by hand reaches the group (target.Signal(syscall.SIGKILL) (in stopGroup)), also after the direct child exited", true},
+		119: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
+}
+
 // TestFactory: a command made through a value of exec.CommandContext's
 // (or exec.Command's) type is taken as made by it, and says so; one of
 // another type stays unknown.

@@ -115,3 +115,39 @@ func (w *walker) killsNothing(target *instance, group bool) bool {
 	}
 	return false
 }
+
+// pgidCheck is a command whose Getpgid succeeded, in the scope (function
+// or function literal) that tested it.
+type pgidCheck struct {
+	inst  *instance
+	scope int
+}
+
+// killsUnreaped reports whether a group kill of target made where the
+// walk stands comes only after target's Getpgid, tested in the same
+// function or literal, succeeded (kitproj/kit: `pgid, err :=
+// syscall.Getpgid(pid); if err != nil { return nil }`, then a kill of
+// -pid): as a kill of the group Getpgid found, it comes only while the
+// direct child is unreaped. A test in the function around a goroutine's
+// literal was made before the goroutine ran, and proves nothing when it
+// kills.
+func (w *walker) killsUnreaped(target *instance, group bool) bool {
+	if !group || target == nil {
+		return false
+	}
+	for _, c := range w.pgidFound {
+		if c.inst.root() == target.root() && c.scope == w.cur.id {
+			return true
+		}
+	}
+	return false
+}
+
+// byPgid reports whether the group kill of target at c (group: a kill of
+// -pid) comes only while the direct child is unreaped: its group found by
+// Getpgid (ofGetpgid: the kill is of Getpgid's result), or found only
+// after a test that Getpgid succeeded; unless a Wait follows the kill in
+// the same function, which leaves the child unreaped until then.
+func (w *walker) byPgid(target *instance, group, ofGetpgid bool, c *ast.CallExpr) bool {
+	return group && (ofGetpgid || w.killsUnreaped(target, group)) && !w.waitFollows(c)
+}

@@ -13,7 +13,7 @@ import (
 
 // block walks statements in order.
 func (w *walker) block(list []ast.Stmt) {
-	guards, steps, gone := len(w.untilDone), len(w.branch), len(w.pgidGone)
+	guards, steps, gone, found := len(w.untilDone), len(w.branch), len(w.pgidGone), len(w.pgidFound)
 	for _, s := range list {
 		w.stmt(s)
 		if ifs, ok := s.(*ast.IfStmt); ok && ifs.Else == nil && endsInReturn(ifs.Body.List) {
@@ -22,23 +22,31 @@ func (w *walker) block(list []ast.Stmt) {
 			if x := w.pgidFailed(ifs, 1); x != nil {
 				w.pgidGone = append(w.pgidGone, x)
 			}
+			if x := w.pgidFailed(ifs, 0); x != nil {
+				w.pgidFound = append(w.pgidFound, pgidCheck{x, w.cur.id})
+			}
 		}
 	}
 	w.untilDone = w.untilDone[:guards]
 	w.branch = w.branch[:steps]
 	w.pgidGone = w.pgidGone[:gone]
+	w.pgidFound = w.pgidFound[:found]
 }
 
 // arm walks f as the i'th arm of the if, switch or select at node: the
 // kills recorded in it carry that arm (see here and alternative).
 func (w *walker) arm(node ast.Node, i int, f func()) {
 	w.branch = append(w.branch, branchStep{node: node, arm: i})
-	gone := len(w.pgidGone)
+	gone, found := len(w.pgidGone), len(w.pgidFound)
 	if x := w.pgidFailed(node, i); x != nil {
 		w.pgidGone = append(w.pgidGone, x)
 	}
+	if x := w.pgidFailed(node, 1-i); x != nil && i < 2 {
+		w.pgidFound = append(w.pgidFound, pgidCheck{x, w.cur.id})
+	}
 	f()
 	w.pgidGone = w.pgidGone[:gone]
+	w.pgidFound = w.pgidFound[:found]
 	w.branch = w.branch[:len(w.branch)-1]
 }
 

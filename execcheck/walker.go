@@ -205,6 +205,7 @@ type walker struct {
 	outerBranch []branchStep                            // the arms the function literals being walked stand in (group_branch.go)
 	groupArms   map[*instance]map[ast.Node]map[int]bool // the arms each command got a group on (group_branch.go)
 	pgidGone    []*instance                             // on an arm where these commands' Getpgid failed (pgid_fallback.go)
+	pgidFound   []pgidCheck                             // where only these commands' Getpgid's success leads (pgid_fallback.go)
 	untilDone   []string                                // after a select that returns once the command ended: the kills wait on it (state_guard.go)
 	finished    []*instance                             // commands whose run or Wait came before, in the function walked (state_guard.go)
 	waitedSync  []*instance                             // those whose run or Wait came before outside any goroutine (after_wait.go)
