@@ -173,7 +173,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable), p)
 	hand, _ = lockedAfterWait(rs, hand)
 	pipe := p.ReadPipe || p.CopyPipe
-	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !((rs.kind == runStart || rs.async) && p.copyUnwaited()))
+	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !p.timerBound() && !((rs.kind == runStart || rs.async) && p.copyUnwaited()))
 	if pipe && unbounded {
 		hand = dropAfterWait(hand)
 	}
@@ -354,6 +354,8 @@ func boundWhy(p *props) string {
 		return cmp.Or(p.PipeClosed, p.WaitAside)
 	case p.WaitDelay:
 		return p.WaitDelayWhy
+	case p.CopyPipe && p.timerBound():
+		return p.TimerKill
 	case !p.CopyPipe:
 		return "no output pipe"
 	case p.copyUnwaited() && p.WaitFree != "":

@@ -113,6 +113,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	if e.UntilWait == "" {
 		e.UntilWait = w.untilWait(w.pos)
 	}
+	w.timerKill(target, e)
 	se := e
 	if closureSig >= 0 {
 		se.Sig = sigUnknown

@@ -54,6 +54,7 @@ func TestFamilies(t *testing.T) {
 		"fieldfunc",
 		"pgidreaped",
 		"watchend",
+		"timerkill",
 		"runaside",
 		"wrapped/wrap",
 		"stopfunc",

@@ -164,6 +164,7 @@ type props struct {
 
 	WaitDelay    bool
 	WaitDelayWhy string
+	TimerKill    string // a group SIGKILL in a time.AfterFunc: it bounds a copy as WaitDelay does (timer_kill.go)
 
 	CopyPipe   bool // os/exec copies output through a pipe: Wait waits for EOF
 	CopyWhy    string
@@ -220,6 +221,7 @@ func (p *props) merge(q *props) {
 	if q.WaitDelay && !p.WaitDelay {
 		p.WaitDelay, p.WaitDelayWhy = true, q.WaitDelayWhy
 	}
+	p.TimerKill = cmp.Or(p.TimerKill, q.TimerKill)
 	switch {
 	case q.CopyPipe && !p.CopyPipe:
 		p.CopyPipe, p.CopyWhy, p.CopyParam = true, q.CopyWhy, q.CopyParam

@@ -75,8 +75,11 @@ func (w *walker) call(c *ast.CallExpr) []value {
 	for i, a := range c.Args {
 		w.watchNext = isFunctionNamed(fn, "context", "AfterFunc") && i == 1
 		w.laterNext = (isFunctionNamed(fn, "context", "AfterFunc") || isFunctionNamed(fn, "time", "AfterFunc")) && i == 1
+		if isFunctionNamed(fn, "time", "AfterFunc") && i == 1 {
+			w.timerNext = "time.AfterFunc(" + types.ExprString(c.Args[0]) + ", ...) (" + w.ps.where(c.Pos()) + ")"
+		}
 		args[i] = w.eval(a)
-		w.watchNext, w.laterNext = false, false
+		w.watchNext, w.laterNext, w.timerNext = false, false, ""
 	}
 	if vals, ok := w.knownCall(c, fn, recv, recvExpr, methodExpr, args); ok {
 		return vals

@@ -45,6 +45,7 @@ func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 		}
 		w.later[sc.id], w.laterNext = true, false
 	}
+	w.timerScope(sc)
 	i := 0
 	for _, f := range fl.Type.Params.List {
 		names := f.Names

@@ -228,6 +228,8 @@ type walker struct {
 	laterNext   bool         // the next function literal walked runs later, on its own: an AfterFunc's (pipe_reads.go)
 	goNext      *ast.FuncLit // the literal a go statement calls, walked next (watch_end.go)
 	later       map[int]bool // the scopes of such literals
+	timerNext   string         // the next function literal walked is time.AfterFunc's, so called (timer_kill.go)
+	timers      map[int]string // the scopes of such literals, and their calls
 	bindNext    []value      // the next function literal walked is called with these arguments, here
 	reads       []readRec
 	nres        int // the number of results of the function being walked
