@@ -54,14 +54,10 @@ func signalVar(o *types.Var) (value, bool) {
 	return value{}, false
 }
 
-// kill records a kill or signal of target (a command, its process or its
-// pid), where the walk stands: into the Cancel being walked, into the
-// closure whose call it waits for, or onto the command.
-func (w *walker) kill(target *instance, group bool, sv value, why string) {
-	w.killBy(target, group, false, sv, why)
-}
-
-// killBy is kill, for a group found by syscall.Getpgid if byPgid.
+// killBy records a kill or signal of target (a command, its process or
+// its pid), where the walk stands: into the Cancel being walked, into the
+// closure whose call it waits for, or onto the command; for a group found
+// by syscall.Getpgid (or only after a test that it succeeded) if byPgid.
 func (w *walker) killBy(target *instance, group, byPgid bool, sv value, why string) {
 	if w.killsNothing(target, group) {
 		return

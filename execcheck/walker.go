@@ -214,13 +214,13 @@ type walker struct {
 	results []value   // returned, per result index (merged)
 	retAttr []*attrVal
 
-	curFn   *fnVal    // the closure being walked, if any: its results
-	loops   int       // the loops the walk stands in, in the function or closure walked
-	inGo    int       // walking the call of a go statement
-	inDefer int       // walking the call of a defer statement
-	defers  []deferAt // the defer statements being walked (wait_deferred.go)
-	waitEnd []lateWait
-	pos     token.Pos // the statement walked
+	curFn   *fnVal     // the closure being walked, if any: its results
+	loops   int        // the loops the walk stands in, in the function or closure walked
+	inGo    int        // walking the call of a go statement
+	inDefer int        // walking the call of a defer statement
+	defers  []deferAt  // the defer statements being walked (wait_deferred.go)
+	waitEnd []lateWait // Waits met in deferred calls, made late by the reads after them (wait_deferred.go)
+	pos     token.Pos  // the statement walked
 
 	watchAt     []effect       // receives from a context's Done (cancel_watch.go)
 	callsCancel bool           // the body walked calls a context.CancelFunc
