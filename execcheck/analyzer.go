@@ -79,6 +79,7 @@ func run(pass *analysis.Pass) (result any, err error) {
 	ps := &pkgState{
 		loopKept: map[*types.Var]bool{},
 		ownFix:   ownFix,
+		plat:     buildPlatform(execPkg),
 		pass:     pass,
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		sums:     map[*types.Func]*summary{},

@@ -56,13 +56,13 @@ func signalVar(o *types.Var) (value, bool) {
 
 // killBy records a kill or signal of target (a command, its process or
 // its pid), where the walk stands: into the Cancel being walked, into the
-// closure whose call it waits for, or onto the command; for a group found
-// by syscall.Getpgid (or only after a test that it succeeded) if byPgid.
-func (w *walker) killBy(target *instance, group, byPgid bool, sv value, why string) {
+// closure whose call it waits for, or onto the command; pg says whether
+// the group was found by syscall.Getpgid (pgid_fallback.go).
+func (w *walker) killBy(target *instance, group bool, pg pgidHow, sv value, why string) {
 	if w.killsNothing(target, group) {
 		return
 	}
-	e := effect{Group: group, ByGetpgid: byPgid, Why: why}
+	e := effect{Group: group, ByGetpgid: pg == pgidReaped, PgidWaitAfter: pg == pgidWaitAfter, Why: why}
 	closureSig := w.sigSource(sv, &e)
 	w.record(target, w.here(e), closureSig)
 }

@@ -65,6 +65,7 @@ func TestFamilies(t *testing.T) {
 		"prochanded",
 		"soleimpl",
 		"illtyped",
+		"goosarm",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -103,6 +104,15 @@ func TestTestBinaryLeaf(t *testing.T) {
 	for line := range want {
 		t.Errorf("site at line %d: got none, want one", line)
 	}
+}
+
+// TestGOOSBranch: on a Unix build the arm of a branch on runtime.GOOS
+// for windows never runs; a group kill by the pid on the other is the
+// cancel's.
+func TestGOOSBranch(t *testing.T) {
+	checkSites(t, "goosarm", map[int]siteWant{
+		66: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
 }
 
 // TestGroupOnOneArm: a group kill that comes only on one arm of a

@@ -143,11 +143,27 @@ func (w *walker) killsUnreaped(target *instance, group bool) bool {
 	return false
 }
 
-// byPgid reports whether the group kill of target at c (group: a kill of
+// pgidHow says how a group kill of a command finds its group.
+type pgidHow uint8
+
+const (
+	pgidNone      pgidHow = iota // by the pid, or not a group kill
+	pgidReaped                   // by Getpgid: only while the direct child is unreaped
+	pgidWaitAfter                // by Getpgid, with a Wait after it in the same function
+)
+
+// byPgid says whether the group kill of target at c (group: a kill of
 // -pid) comes only while the direct child is unreaped: its group found by
 // Getpgid (ofGetpgid: the kill is of Getpgid's result), or found only
-// after a test that Getpgid succeeded; unless a Wait follows the kill in
-// the same function, which leaves the child unreaped until then.
-func (w *walker) byPgid(target *instance, group, ofGetpgid bool, c *ast.CallExpr) bool {
-	return group && (ofGetpgid || w.killsUnreaped(target, group)) && !w.waitFollows(c)
+// after a test that Getpgid succeeded. A Wait that follows the kill in
+// the same function leaves the child unreaped until then, unless a Wait
+// beside the command reaps it first (splitReaped).
+func (w *walker) byPgid(target *instance, group, ofGetpgid bool, c *ast.CallExpr) pgidHow {
+	switch {
+	case !group || !ofGetpgid && !w.killsUnreaped(target, group):
+		return pgidNone
+	case w.waitFollows(c):
+		return pgidWaitAfter
+	}
+	return pgidReaped
 }

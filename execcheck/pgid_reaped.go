@@ -27,7 +27,8 @@ import (
 // goroutine or not): once the direct child exits, that Wait reaps it,
 // and they come only while it runs. A child nothing waits for stays a
 // zombie whose pid still names its group; so does one whose only reaper
-// follows the kill (waitFollows), which the kill did not mark.
+// follows the kill (waitFollows), unless a Wait beside the command, for
+// its whole life, reaps it first (WaitAside).
 func splitReaped(rs *runSite, p *props, hand []effect) (rest, leaderOnly []effect) {
 	if !(p.Waited || p.ProcWait != "" || rs.kind != runStart) {
 		return hand, nil // never reaped: the pid stays the group's
@@ -41,6 +42,12 @@ func splitReaped(rs *runSite, p *props, hand []effect) (rest, leaderOnly []effec
 		return hand, nil
 	}
 	for _, e := range hand {
+		if e.PgidWaitAfter && p.WaitAside != "" {
+			// The Wait after the kill is not the first: one beside the
+			// command reaps the child as soon as it exits (enma's
+			// stopDaemon, with `go cmd.Wait()` where it was started).
+			e.ByGetpgid = true
+		}
 		if e.ByGetpgid && e.Group && !e.Unknown {
 			leaderOnly = append(leaderOnly, e)
 		} else {

@@ -22,23 +22,24 @@ const (
 // process group (kill(-pid)). Unknown says a call execcheck cannot follow
 // stands where a kill might be.
 type effect struct {
-	Group      bool
-	Sig        sigKind
-	SigParam   int // >= 0: the signal is this parameter of the function summarized; Sig unused
-	Unknown    bool
-	Why        string
-	Watch      bool     // it comes with the cancel of a context: cancel_watch.go
-	Disposal   bool     // the cleanup of a failed set-up step, not a cancel: setup_kill.go
-	NoWait     bool     // a disposal whose arm returns without waiting for the command
-	OnResult   string   // it runs only on this result of Wait, not after every Wait: wait_result.go
-	Until      bool     // OnResult is a select's grace for Wait's end: it comes whenever Wait has not returned (state_guard.go)
-	OnChoice   string   // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
-	ChoiceKeys []string // the settings that branch tests
-	GroupTest  int      // on an arm of an if testing the command's Setpgid: 1 the arm with a group, 2 the other (group_branch.go)
-	AfterWait  bool     // it comes only after the command's Wait (or Run) returned, in the same function (after_wait.go)
-	ByGetpgid  bool     // a group kill whose group is syscall.Getpgid of the command's pid (pgid_reaped.go)
-	UntilWait  string   // it stands in a watch the run ends once Wait returns: how (watch_end.go)
-	Locks      []string // the mutexes its function holds where it stands (lock_held.go)
+	Group         bool
+	Sig           sigKind
+	SigParam      int // >= 0: the signal is this parameter of the function summarized; Sig unused
+	Unknown       bool
+	Why           string
+	Watch         bool     // it comes with the cancel of a context: cancel_watch.go
+	Disposal      bool     // the cleanup of a failed set-up step, not a cancel: setup_kill.go
+	NoWait        bool     // a disposal whose arm returns without waiting for the command
+	OnResult      string   // it runs only on this result of Wait, not after every Wait: wait_result.go
+	Until         bool     // OnResult is a select's grace for Wait's end: it comes whenever Wait has not returned (state_guard.go)
+	OnChoice      string   // it comes only on an arm of a branch on the program's own state, here (group_branch.go)
+	ChoiceKeys    []string // the settings that branch tests
+	GroupTest     int      // on an arm of an if testing the command's Setpgid: 1 the arm with a group, 2 the other (group_branch.go)
+	AfterWait     bool     // it comes only after the command's Wait (or Run) returned, in the same function (after_wait.go)
+	ByGetpgid     bool     // a group kill whose group is syscall.Getpgid of the command's pid (pgid_reaped.go)
+	PgidWaitAfter bool     // ByGetpgid but for a Wait after it in its function: only while a Wait beside the command has not reaped it
+	UntilWait     string   // it stands in a watch the run ends once Wait returns: how (watch_end.go)
+	Locks         []string // the mutexes its function holds where it stands (lock_held.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one

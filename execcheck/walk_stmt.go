@@ -79,6 +79,15 @@ func (w *walker) stmt(s ast.Stmt) {
 			w.stmt(s.Init)
 		}
 		w.eval(s.Cond)
+		if holds, known := w.goosHolds(s.Cond); known {
+			// A test of the system the build is for: one arm runs.
+			if holds {
+				w.block(s.Body.List)
+			} else if s.Else != nil {
+				w.stmt(s.Else)
+			}
+			break
+		}
 		w.arm(s, 0, func() { w.block(s.Body.List) })
 		if s.Else != nil {
 			w.arm(s, 1, func() { w.stmt(s.Else) })
@@ -122,6 +131,12 @@ func (w *walker) stmt(s ast.Stmt) {
 		}
 		if s.Tag != nil {
 			w.eval(s.Tag)
+		}
+		if i := w.goosCase(s); i >= 0 {
+			if i < len(s.Body.List) {
+				w.block(s.Body.List[i].(*ast.CaseClause).Body)
+			}
+			break
 		}
 		w.clauses(s, s.Body)
 	case *ast.TypeSwitchStmt:

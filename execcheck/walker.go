@@ -53,7 +53,8 @@ type pkgState struct {
 	neverDone    map[*types.Func]map[int]bool // context parameters every call fills with context.Background() (ctx_never.go)
 	all          []*instance
 	ignores      *ignores
-	ownFix       bool // cancelpolicy itself: only its test files' sites count
+	ownFix       bool     // cancelpolicy itself: only its test files' sites count
+	plat         platform // the build's: what runtime.GOOS can be (goos_branch.go)
 	scopes       int
 }
 
