@@ -12,7 +12,11 @@ package execcheck
 //
 // (autodev's runner). The select leaves the cancel's arm once Wait's
 // result comes, so the kill comes only until Wait returns, as a watch
-// in a goroutine that the run ends after Wait (watch_end.go) does.
+// in a goroutine that the run ends after Wait (watch_end.go) does. So
+// do the kills after such a select whose arm for Wait's result returns
+// (sparkwing's waitForCommand: SIGTERM on the cancel's arm, then a
+// second select that SIGKILLs the group when Wait returns or after a
+// grace): they come only where the cancel came before Wait returned.
 
 import (
 	"go/ast"
@@ -55,6 +59,35 @@ func (w *walker) besideWait(pos token.Pos) string {
 	inspectOuter(body, func(n ast.Node) {
 		if s, ok := n.(*ast.SelectStmt); ok && how == "" && s.Pos() <= pos && pos < s.End() {
 			how = w.selectEnds(body, ended, s, pos)
+		}
+	})
+	if how == "" {
+		how = w.returnedBefore(body, ended, pos)
+	}
+	return how
+}
+
+// returnedBefore returns how a select before pos, in a block of body
+// that holds pos and outside loops, returns once Wait's result comes:
+// pos is reached only through another of its arms.
+func (w *walker) returnedBefore(body *ast.BlockStmt, ended map[string]endSend, pos token.Pos) string {
+	how := ""
+	inspectOuter(body, func(n ast.Node) {
+		b, ok := n.(*ast.BlockStmt)
+		if !ok || how != "" || pos < b.Pos() || pos >= b.End() {
+			return
+		}
+		for _, st := range b.List {
+			s, ok := st.(*ast.SelectStmt)
+			if !ok || s.End() > pos || inLoop(body, s) {
+				continue
+			}
+			for _, c := range s.Body.List {
+				cc := c.(*ast.CommClause)
+				if e, ok := ended[w.recvChan(cc.Comm)]; ok && endsInReturn(cc.Body) {
+					how = e.how + " (the select at " + w.ps.where(s.Pos()) + " returns on it)"
+				}
+			}
 		}
 	})
 	return how

@@ -402,3 +402,46 @@ func loopedOnBeside(ctx context.Context, argv []string, tick <-chan time.Time) e
 		}
 	}
 }
+
+// graceAfter is sparkwing's execCmd: the cancel's arm of the first
+// select SIGTERMs the group; a second select, reached only from it,
+// SIGKILLs the group when Wait returns or after a grace. Every kill
+// comes only where the cancel came before Wait returned: the first
+// select returns on Wait's result.
+func graceAfter(ctx context.Context, argv []string, lines chan<- string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-pid, sig\) \(in signalGroup\) \(in waitOrStop\)\) only until Wait returns \(the watch ends with done <- cmd.Wait\(\) in a goroutine\)`
+		return err
+	}
+	go forward(stdout, lines)
+	return waitOrStop(ctx, cmd)
+}
+
+func waitOrStop(ctx context.Context, cmd *exec.Cmd) error { // want waitOrStop:`^execcheck\[param 1: \[kills\(group:other, group:KILL, group:KILL\) waited\]\]$`
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		signalGroup(cmd, syscall.SIGTERM)
+	}
+	select {
+	case err := <-done:
+		signalGroup(cmd, syscall.SIGKILL)
+		return err
+	case <-time.After(2 * time.Second):
+		signalGroup(cmd, syscall.SIGKILL)
+		return <-done
+	}
+}
+
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) { // want signalGroup:`^execcheck\[param 0: \[kills\(group:sig\(param 1\)\)\]\]$`
+	pid := cmd.Process.Pid
+	_ = syscall.Kill(-pid, sig)
+}
