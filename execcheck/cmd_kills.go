@@ -90,8 +90,11 @@ func (w *walker) sigSource(sv value, e *effect) (closureSig int) {
 // is walked, in that command's Cancel; while a closure whose call is
 // waited for is walked, in the closure (callFn applies it at the call);
 // otherwise on the command, as a kill by hand. A probe (signal 0) kills
-// nothing and is dropped.
+// nothing and is dropped, and so is a kill made before Start returned.
 func (w *walker) record(target *instance, e effect, closureSig int) {
+	if w.beforeStarted(w.pos) {
+		return // made only while Start has not returned (start_beside.go)
+	}
 	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
 		return
 	}

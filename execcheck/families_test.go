@@ -66,6 +66,7 @@ func TestFamilies(t *testing.T) {
 		"soleimpl",
 		"illtyped",
 		"goosarm",
+		"startbeside",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -112,6 +113,14 @@ func TestTestBinaryLeaf(t *testing.T) {
 func TestGOOSBranch(t *testing.T) {
 	checkSites(t, "goosarm", map[int]siteWant{
 		66: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+	})
+}
+
+// TestStartBeside: a kill beside the arm that takes Start's result is
+// not a cancel's; a watch after the select is.
+func TestStartBeside(t *testing.T) {
+	checkSites(t, "startbeside", map[int]siteWant{
+		58: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})
 }
 
