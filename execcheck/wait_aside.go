@@ -21,6 +21,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // waitedAside records a cmd.Wait() of r at c in a goroutine started
@@ -113,19 +115,29 @@ func (ps *pkgState) goOnlyFuncs() map[*types.Func]bool {
 }
 
 // startsCmd reports whether the declared function fn calls Start of an
-// *exec.Cmd in its body.
+// *exec.Cmd in its body, or a function of the package that does
+// (jcode-go's startProcess(cmd), which sets the group and calls Start).
 func (ps *pkgState) startsCmd(obj types.Object) bool {
 	fn, _ := obj.(*types.Func)
+	return ps.startsIn(fn, map[*types.Func]bool{})
+}
+
+func (ps *pkgState) startsIn(fn *types.Func, seen map[*types.Func]bool) bool {
 	d := ps.decls[fn]
-	if d == nil || d.Body == nil {
+	if d == nil || d.Body == nil || seen[fn] {
 		return false
 	}
+	seen[fn] = true
 	found := false
 	ast.Inspect(d.Body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Start" && isCmd(ps.pass.TypesInfo.TypeOf(sel.X)) {
-				found = true
-			}
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Start" && isCmd(ps.pass.TypesInfo.TypeOf(sel.X)) {
+			found = true
+		} else if callee := typeutil.StaticCallee(ps.pass.TypesInfo, c); callee != nil && callee.Pkg() == ps.pass.Pkg && ps.startsIn(callee, seen) {
+			found = true
 		}
 		return !found
 	})

@@ -307,3 +307,44 @@ func discard(r io.Reader) {
 	for sc.Scan() {
 	}
 }
+
+// Launch is jcode-go's launcher before its fix: the command is started
+// by a helper, and the Wait beside the read of the tail is there as it
+// is beside a cmd.Start.
+func Launch(prog string, ready func() bool) (string, error) {
+	cmd := exec.Command(prog, "api-bridge")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := startProcess(cmd); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\) \(in terminate\)\); Wait returns in bounded time \(cmd.Wait \(waitaside.go:\d+\) runs in a goroutine apart from the reads of the pipe`
+		return "", err
+	}
+	tail := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(bufio.NewReader(stderr))
+		tail <- string(b)
+	}()
+	waitDone := make(chan error, 1)
+	go func() { waitDone <- cmd.Wait() }()
+	for !ready() {
+		select {
+		case err := <-waitDone:
+			return <-tail, err
+		default:
+		}
+	}
+	terminate(cmd, waitDone)
+	return "", nil
+}
+
+func startProcess(cmd *exec.Cmd) error { return cmd.Start() } // want startProcess:`^execcheck\[param 0: \[runs:Start\]\]$`
+
+func terminate(cmd *exec.Cmd, waitDone <-chan error) { // want terminate:`^execcheck\[param 0: \[kills\(child:KILL\)\]\]$`
+	select {
+	case <-waitDone:
+	default:
+		_ = cmd.Process.Kill()
+		<-waitDone
+	}
+}
