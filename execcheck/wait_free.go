@@ -17,6 +17,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // noteWait records where r's cmd.Wait, or call, a run that waits (Run,
@@ -110,11 +112,20 @@ func (ps *pkgState) exported(r *instance) bool {
 }
 
 // signalled lists the channels body closes or sends on (variables or
-// fields), outside the function literals inside it.
+// fields), outside the function literals inside it, and in what it
+// calls (deferred or not) that the package declares: a function, or a
+// local variable set once to a function literal (kcp's `cleanup :=
+// func() { cancel(); close(shutdownComplete) }`, `defer cleanup()` in
+// the goroutine that waits).
 func (ps *pkgState) signalled(body *ast.BlockStmt) []*types.Var {
-	if body == nil {
+	return ps.signalledSeen(body, map[ast.Node]bool{})
+}
+
+func (ps *pkgState) signalledSeen(body *ast.BlockStmt, seen map[ast.Node]bool) []*types.Var {
+	if body == nil || seen[body] {
 		return nil
 	}
+	seen[body] = true
 	info := ps.pass.TypesInfo
 	var out []*types.Var
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -130,6 +141,7 @@ func (ps *pkgState) signalled(body *ast.BlockStmt) []*types.Var {
 					ch = n.Args[0]
 				}
 			}
+			out = append(out, ps.signalledSeen(ps.calledBody(n), seen)...)
 		}
 		if v := varOf(info, ch); v != nil {
 			out = append(out, v)
@@ -137,6 +149,64 @@ func (ps *pkgState) signalled(body *ast.BlockStmt) []*types.Var {
 		return true
 	})
 	return out
+}
+
+// calledBody returns the body c runs, where the package holds it: a
+// function it declares, or the literal a local variable is set to once.
+func (ps *pkgState) calledBody(c *ast.CallExpr) *ast.BlockStmt {
+	info := ps.pass.TypesInfo
+	if fn := typeutil.StaticCallee(info, c); fn != nil {
+		if d := ps.decls[fn]; d != nil {
+			return d.Body
+		}
+		return nil
+	}
+	id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	if v == nil || v.Parent() == nil || v.Parent() == ps.pass.Pkg.Scope() {
+		return nil
+	}
+	if fl := ps.litOfLocal(v); fl != nil {
+		return fl.Body
+	}
+	return nil
+}
+
+// litOfLocal returns the function literal the local variable v is
+// declared with, if it is never assigned again.
+func (ps *pkgState) litOfLocal(v *types.Var) *ast.FuncLit {
+	info := ps.pass.TypesInfo
+	var lit *ast.FuncLit
+	stores := 0
+	for _, f := range ps.pass.Files {
+		if f.Pos() > v.Pos() || v.Pos() >= f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			a, ok := n.(*ast.AssignStmt)
+			if !ok {
+				return true
+			}
+			for i, l := range a.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok || info.ObjectOf(id) != v {
+					continue
+				}
+				stores++
+				if len(a.Rhs) == len(a.Lhs) {
+					lit, _ = ast.Unparen(a.Rhs[i]).(*ast.FuncLit)
+				}
+			}
+			return true
+		})
+	}
+	if stores != 1 {
+		return nil
+	}
+	return lit
 }
 
 // varOf is the variable or field e names, if it names one.

@@ -187,3 +187,69 @@ func (p *started) terminate(grace time.Duration) {
 	case <-time.After(grace):
 	}
 }
+
+// tb is the part of testing.TB the harness uses.
+type tb interface {
+	Cleanup(func())
+	Errorf(format string, args ...any)
+}
+
+// runServer is kcp's e2e framework before its fix: a goroutine waits
+// and then closes shutdownComplete through a local cleanup func, which
+// the first cleanup receives with no timeout. The SIGTERM reaches go
+// run only, the server it built holds the pipe: the cleanup hangs.
+func runServer(t tb, argv []string, log *bytes.Buffer) error {
+	shutdownComplete := make(chan struct{})
+	cleanup := func() {
+		close(shutdownComplete)
+	}
+	t.Cleanup(func() {
+		<-shutdownComplete
+	})
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout = log
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(cmd.Process.Signal\(syscall.SIGTERM\)\)`
+		cleanup()
+		return err
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+	})
+	go func() {
+		defer cleanup()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("server: %v", err)
+		}
+	}()
+	return nil
+}
+
+type daemon struct {
+	cmd  *exec.Cmd
+	out  bytes.Buffer
+	done chan struct{}
+}
+
+// start: the goroutine that waits ends by a method that closes done,
+// which stop receives with no timeout.
+func (d *daemon) start(line string) error {
+	d.cmd = exec.Command("sh", "-c", line)
+	d.cmd.Stdout = &d.out
+	d.done = make(chan struct{})
+	if err := d.cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(d.cmd.Process.Kill\(\)\).*its signal \(done\) is received with no timeout`
+		return err
+	}
+	go func() {
+		_ = d.cmd.Wait()
+		d.finish()
+	}()
+	return nil
+}
+
+func (d *daemon) finish() { close(d.done) }
+
+func (d *daemon) stop() {
+	_ = d.cmd.Process.Kill()
+	<-d.done
+}
