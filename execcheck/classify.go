@@ -185,6 +185,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 				how = "a context that is never done"
 			case ctxTest:
 				how = "the test's context (done only after the test function returns; the run ends in it before that)"
+				if c.CtxHow != "" {
+					how = c.CtxHow + " (done only after the function that made it returns; the run ends in it before that)"
+				}
 			}
 		}
 		return verdict{class: OK, reason: "no cancel: " + how + ", and no kill by hand"}

@@ -80,6 +80,11 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		return []value{{isCtx: true, ctx: ctxTest, ctxScope: w.cur.id}}, true
 	case isFunctionNamed(fn, "context", "Background", "TODO"):
 		return []value{{isCtx: true, ctx: ctxBackground}}, true
+	case isFunctionNamed(fn, "context", "WithCancel", "WithCancelCause") && len(args) == 1:
+		if how := w.cancelledAtEnd(c, args[0]); how != "" {
+			return []value{{isCtx: true, ctx: ctxTest, ctxScope: w.cur.id, ctxHow: how}}, true
+		}
+		return []value{{isCtx: true, ctx: ctxCancel}}, true
 	case pkgPathOf(fn) == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
 		return []value{{isCtx: true, ctx: ctxCancel}}, true
 	case isUnixPkg(pkgPathOf(fn)) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
@@ -283,7 +288,7 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 		c.Prog.Leaf, c.Prog.Why = true, why
 	}
 	if ctxExpr != nil {
-		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope = w.ctxOf(ctxExpr)
+		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow = w.ctxOf(ctxExpr)
 	}
 	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
@@ -299,10 +304,10 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 // ctxParam (and the parameter's field, for a context passed in a
 // struct), and the scope that took a test's context; a context execcheck
 // cannot read is taken as one that can be done.
-func (w *walker) ctxOf(e ast.Expr) (ctxKind, int, string, int) {
+func (w *walker) ctxOf(e ast.Expr) (ctxKind, int, string, int, string) {
 	v := w.eval(e)
 	if v.isCtx {
-		return v.ctx, v.ctxParam, v.ctxField, v.ctxScope
+		return v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow
 	}
-	return ctxCancel, -1, "", 0
+	return ctxCancel, -1, "", 0, ""
 }

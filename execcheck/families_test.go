@@ -173,6 +173,17 @@ func TestTestContext(t *testing.T) {
 	})
 }
 
+// TestScopedContext: a context whose parent is never done and whose
+// cancel is only deferred, or only handed to t.Cleanup, is done only
+// after a run inline where it was made.
+func TestScopedContext(t *testing.T) {
+	const w = " (done only after the function that made it returns; the run ends in it before that), and no kill by hand"
+	checkSites(t, "testctx", map[int]siteWant{
+		17: {execcheck.OK, "no cancel: a context whose cancel only t.Cleanup calls (framework.go:16)" + w, true},
+		28: {execcheck.OK, "no cancel: a context whose cancel is only deferred (framework.go:27)" + w, true},
+	})
+}
+
 // TestFlagLeaves: rg and fd without a flag that starts a process are ok,
 // and the reason names the flags it looked for.
 func TestFlagLeaves(t *testing.T) {

@@ -385,7 +385,7 @@ func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.E
 				cr.Ctx, cr.CtxParam, cr.CtxField = w.ctxAtField(ctxExpr, field)
 				ctxExpr = &ast.SelectorExpr{X: ctxExpr, Sel: ast.NewIdent(field)}
 			default:
-				cr.Ctx, cr.CtxParam, cr.CtxField, cr.CtxScope = w.ctxOf(ctxExpr)
+				cr.Ctx, cr.CtxParam, cr.CtxField, cr.CtxScope, cr.CtxHow = w.ctxOf(ctxExpr)
 			}
 		}
 		if pi, ok := w.progAt(cr, c); ok {

@@ -164,6 +164,7 @@ type value struct {
 	ctx       ctxKind
 	ctxParam  int
 	ctxScope  int              // for ctxTest: the scope that took it
+	ctxHow    string           // for ctxTest made here: why it is done only after its scope returns (ctx_scoped.go)
 	ctxField  string           // for ctxParam: this field of the parameter (ctx_field.go)
 	ctxFields map[string]value // a struct literal's context fields, by name
 
