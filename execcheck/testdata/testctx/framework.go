@@ -38,4 +38,3 @@ func stopped(script string, stop <-chan struct{}) error {
 	}()
 	return exec.CommandContext(ctx, "sh", "-c", script).Run() // want `^orphan: a cancel kills only the direct child`
 }
-
