@@ -287,6 +287,9 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	if why := w.flagLeafWhy(c.Prog.Name, progArgs, variadic); why != "" && !c.Prog.Leaf {
 		c.Prog.Leaf, c.Prog.Why = true, why
 	}
+	if why := w.subcommandLeafWhy(c.Prog.Name, progArgs, variadic); why != "" && !c.Prog.Leaf {
+		c.Prog.Leaf, c.Prog.Why = true, why
+	}
 	if ctxExpr != nil {
 		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow = w.ctxOf(ctxExpr)
 	}

@@ -193,6 +193,17 @@ func TestFlagLeaves(t *testing.T) {
 	})
 }
 
+// TestSubcommandLeaves: git rev-parse and git remote get-url start no
+// process; git fetch, git remote update and a subcommand execcheck
+// cannot read are not leaves (their want comments in git.go).
+func TestSubcommandLeaves(t *testing.T) {
+	const w = "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and "
+	checkSites(t, "leafflags", map[int]siteWant{
+		10: {execcheck.OK, w + "git rev-parse starts no process: nothing outlives its kill", true},
+		16: {execcheck.OK, w + "git remote get-url starts no process: nothing outlives its kill", true},
+	})
+}
+
 // TestFuncVar: a run through a package variable that init sets to a
 // function killing the group after a grace is ok, and says when the kill
 // comes; one replaced outside init is not followed.

@@ -1,0 +1,32 @@
+package leafflags
+
+import (
+	"context"
+	"os/exec"
+)
+
+// Toplevel is stepflow's repoToplevel: git rev-parse starts no process.
+func Toplevel(ctx context.Context, dir string) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--show-toplevel").Output()
+}
+
+// Origin: git remote get-url reads the config and prints.
+func Origin(ctx context.Context) ([]byte, error) {
+	args := []string{"remote", "get-url", "origin"}
+	return exec.CommandContext(ctx, "git", args...).Output()
+}
+
+// Fetch: git fetch starts ssh or a remote helper.
+func Fetch(ctx context.Context) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "fetch", "origin").Output() // want `^hang: the output is collected by Output\(\)`
+}
+
+// Update: git remote update fetches.
+func Update(ctx context.Context) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "remote", "update").Output() // want `^hang: the output is collected by Output\(\)`
+}
+
+// Sub: a subcommand execcheck cannot read may be any.
+func Sub(ctx context.Context, sub string) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", sub, "HEAD").Output() // want `^hang: the output is collected by Output\(\)`
+}
