@@ -140,6 +140,7 @@ func run(pass *analysis.Pass) (result any, err error) {
 	ps.applyKept()
 	ps.readsUnseen()
 	ps.waitsFree()
+	ps.readsFree()
 	res.Sites = ps.sites(platformsOf(pass, execPkg))
 	if ill != nil {
 		res.Sites = append(res.Sites, ps.illSites(ill)...)

@@ -37,6 +37,11 @@ type joinRec struct {
 // noteRead records a read of x's pipe until EOF where the walk stands.
 func (w *walker) noteRead(x *instance) {
 	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id})
+	if r := x.root(); w.inGo > 0 && w.cur != w.top && w.cur.body != nil {
+		r.asyncReads = append(r.asyncReads, w.cur.body)
+	} else {
+		r.syncRead = true
+	}
 	w.readBeforeDeferred(x)
 }
 

@@ -354,7 +354,7 @@ func boundWhy(p *props) string {
 	case p.ReadPipe && p.CopyPipe && p.WaitDelay:
 		return cmp.Or(p.PipeClosed, p.WaitAside) + "; " + p.WaitDelayWhy
 	case p.ReadPipe:
-		return cmp.Or(p.PipeClosed, p.WaitAside)
+		return cmp.Or(p.PipeClosed, p.WaitAside, p.ReadsFree)
 	case p.WaitDelay:
 		return p.WaitDelayWhy
 	case p.CopyPipe && p.timerBound():

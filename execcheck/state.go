@@ -203,6 +203,7 @@ type props struct {
 	CancelLocks  []string // the mutexes its function holds there (lock_held.go)
 	ProcKept     string   // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
 	WaitFree     string   // no call blocks on cmd.Wait: why (wait_free.go)
+	ReadsFree    string   // no call blocks on the reads of the pipe, and Wait is never called: why (reads_free.go)
 	WaitOpen     string   // cmd.Wait runs only in goroutines, one of whose signals may be awaited with no bound: how
 }
 
@@ -300,6 +301,8 @@ type instance struct {
 	syncWait   bool             // cmd.Wait is called outside any goroutine (wait_free.go)
 	asyncWaits []*ast.BlockStmt // the bodies of the goroutines that call it (nil: none to read)
 	asyncCall  string           // the first call waiting for it in a goroutine: cmd.Wait, cmd.Run, ...
+	syncRead   bool             // its pipe is read outside a goroutine's literal (reads_free.go)
+	asyncReads []*ast.BlockStmt // the bodies of the goroutine literals that read its pipe
 }
 
 func newInstance() *instance { return &instance{param: -1} }
@@ -352,6 +355,8 @@ func join(x, y *instance) *instance {
 	x.syncWait = x.syncWait || y.syncWait
 	x.asyncWaits = append(x.asyncWaits, y.asyncWaits...)
 	x.asyncCall = cmp.Or(x.asyncCall, y.asyncCall)
+	x.syncRead = x.syncRead || y.syncRead
+	x.asyncReads = append(x.asyncReads, y.asyncReads...)
 	y.p, y.runs, y.local, y.applies = props{}, nil, nil, nil
 	return x
 }

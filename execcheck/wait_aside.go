@@ -61,7 +61,7 @@ func (w *walker) waitedAside(r *instance, c *ast.CallExpr, what string) {
 // is read, and no Wait apart from the reads closes it, or a Wait comes
 // only after them.
 func (p *props) readUnbounded() bool {
-	return p.ReadPipe && p.PipeClosed == "" && (p.WaitAside == "" || p.WaitLate != "")
+	return p.ReadPipe && p.PipeClosed == "" && p.ReadsFree == "" && (p.WaitAside == "" || p.WaitLate != "")
 }
 
 // goStartedWithCmd reports whether fn is only ever called by go

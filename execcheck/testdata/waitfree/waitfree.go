@@ -253,3 +253,57 @@ func (d *daemon) stop() {
 	_ = d.cmd.Process.Kill()
 	<-d.done
 }
+
+// probe is ddev's WSL probe: the pipe is read in a goroutine nothing
+// joins, every receive of its lines has a timeout, and the command is
+// killed, never waited for. No call blocks on the reads.
+func probe(script string) (string, error) {
+	cmd := exec.Command("sh", "-c", script)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\)\); Wait returns in bounded time \(cmd.Wait is never called, and the pipe is read only in goroutines every wait for which has a timeout or a default \(waitfree.go:\d+\): no call blocks on the reads\)`
+		return "", err
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	lines := make(chan string, 10)
+	go func() {
+		buf := make([]byte, 1024)
+		for {
+			n, err := stdout.Read(buf)
+			if n > 0 {
+				lines <- string(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case l := <-lines:
+		return l, nil
+	case <-time.After(10 * time.Second):
+		return "", errors.New("timed out")
+	}
+}
+
+// drained: the same reads, but the caller waits for their end with no
+// timeout: a descendant holding the pipe keeps it waiting.
+func drained(script string) (string, error) {
+	cmd := exec.Command("sh", "-c", script)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return "", err
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(stdout)
+		done <- string(b)
+	}()
+	return <-done, nil
+}
