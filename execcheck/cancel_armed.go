@@ -53,6 +53,7 @@ func (w *walker) joinReads(e ast.Expr) {
 	if w.inGo > 0 {
 		return
 	}
+	w.joinedBeforeDeferred(types.ExprString(e) + " at " + w.ps.where(e.Pos()))
 	for i := range w.reads {
 		w.reads[i].joined = true
 	}

@@ -27,6 +27,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		w.readToEOF(recv, fn)
 	}
 	w.readInLoop(recv, fn, c)
+	w.scanned(recv, fn)
 	w.closedByHand(recv, fn, c)
 	for i, a := range args {
 		if a.pipe == nil {
@@ -35,6 +36,10 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		switch {
 		case isFunctionNamed(fn, "bufio", "NewReader", "NewReaderSize") || isFunctionNamed(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
 			return []value{{pipe: a.pipe, what: a.what}}, true
+		case isFunctionNamed(fn, "bufio", "NewScanner"):
+			// Read where it is scanned: in a goroutine, maybe, though
+			// made outside it (scanned.go).
+			return []value{{pipe: a.pipe, what: a.what, scanner: true}}, true
 		case isFunctionNamed(fn, "io", "ReadFull", "ReadAtLeast"):
 		case fn != nil && w.ps.readsInGoroutine(fn, i, w.pos == c.Pos()):
 			// Read in a goroutine the helper starts (reads_aside.go).

@@ -33,7 +33,7 @@ func (w *walker) closure(fl *ast.FuncLit, wait bool) value {
 // the function around it: a free variable is that function's variable.
 func (w *walker) funcBody(fl *ast.FuncLit, fv *fnVal) {
 	w.ps.scopes++
-	sc := &scope{id: w.ps.scopes, params: map[types.Object]int{}, body: fl.Body}
+	sc := &scope{id: w.ps.scopes, parent: w.cur.id, params: map[types.Object]int{}, body: fl.Body}
 	if fv != nil {
 		fv.sc = sc
 	}

@@ -65,6 +65,14 @@ func (w *walker) stmt(s ast.Stmt) {
 	case *ast.BlockStmt:
 		w.block(s.List)
 	case *ast.ExprStmt:
+		if w.isCleanup(s.X) {
+			// t.Cleanup(f): f runs when the test ends, as a deferred
+			// call of this body does (wait_deferred.go).
+			w.defers = append(w.defers, deferAt{scope: w.cur.id, inGo: w.inGo})
+			w.eval(s.X)
+			w.defers = w.defers[:len(w.defers)-1]
+			break
+		}
 		w.eval(s.X)
 	case *ast.AssignStmt:
 		w.assignStmt(s)

@@ -120,6 +120,7 @@ func (ps *pkgState) summaryOf(fn *types.Func) *summary {
 // function literal.
 type scope struct {
 	id     int
+	parent int // the scope the literal stands in (0 for a function's own)
 	params map[types.Object]int
 	body   *ast.BlockStmt // a function literal's body (wait_free.go)
 	watch  *goWatch       // a goroutine's watch that Wait's return ends (watch_end.go)
@@ -151,14 +152,15 @@ type targeted struct {
 
 // value is what execcheck knows of an expression.
 type value struct {
-	inst *instance // a command or a container of commands
-	proc *instance // the *os.Process of a command
-	pid  *instance // the pid (or pgid) of a command
-	neg  bool      // -pid: its group
-	attr *attrVal
-	fn   *fnVal
-	pipe *instance // the reader of a command's StdoutPipe or StderrPipe
-	what string    // which: "stdout" or "stderr"
+	inst    *instance // a command or a container of commands
+	proc    *instance // the *os.Process of a command
+	pid     *instance // the pid (or pgid) of a command
+	neg     bool      // -pid: its group
+	attr    *attrVal
+	fn      *fnVal
+	pipe    *instance // the reader of a command's StdoutPipe or StderrPipe
+	scanner bool      // a bufio.Scanner of it: read where Scan is called
+	what    string    // which: "stdout" or "stderr"
 
 	isCtx     bool
 	ctx       ctxKind
@@ -216,13 +218,14 @@ type walker struct {
 	results []value   // returned, per result index (merged)
 	retAttr []*attrVal
 
-	curFn   *fnVal     // the closure being walked, if any: its results
-	loops   int        // the loops the walk stands in, in the function or closure walked
-	inGo    int        // walking the call of a go statement
-	inDefer int        // walking the call of a defer statement
-	defers  []deferAt  // the defer statements being walked (wait_deferred.go)
-	waitEnd []lateWait // Waits met in deferred calls, made late by the reads after them (wait_deferred.go)
-	pos     token.Pos  // the statement walked
+	curFn      *fnVal       // the closure being walked, if any: its results
+	loops      int          // the loops the walk stands in, in the function or closure walked
+	inGo       int          // walking the call of a go statement
+	inDefer    int          // walking the call of a defer statement
+	defers     []deferAt    // the defer statements being walked (wait_deferred.go)
+	waitEnd    []lateWait   // Waits met in deferred calls, made late by the reads after them (wait_deferred.go)
+	deferAside []deferAside // commands whose deferred Wait runs beside reads in goroutines (wait_deferred.go)
+	pos        token.Pos    // the statement walked
 
 	watchAt     []effect       // receives from a context's Done (cancel_watch.go)
 	callsCancel bool           // the body walked calls a context.CancelFunc
