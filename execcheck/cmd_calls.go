@@ -36,7 +36,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		switch {
 		case isFunctionNamed(fn, "bufio", "NewReader", "NewReaderSize") || isFunctionNamed(fn, "io", "TeeReader", "LimitReader", "NopCloser"):
 			return []value{{pipe: a.pipe, what: a.what}}, true
-		case isFunctionNamed(fn, "bufio", "NewScanner"):
+		case isFunctionNamed(fn, "bufio", "NewScanner") && w.scannerLocal(c):
 			// Read where it is scanned: in a goroutine, maybe, though
 			// made outside it (scanned.go).
 			return []value{{pipe: a.pipe, what: a.what, scanner: true}}, true

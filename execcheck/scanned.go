@@ -10,9 +10,66 @@ package execcheck
 // (ddev's share test). The reads are the Scan calls, in the goroutine,
 // not the NewScanner: what comes between (a Wait beside them, a join)
 // is placed against them there. A scanner handed to a call is read by
-// that call, as a pipe is.
+// that call, as a pipe is. A scanner kept anywhere but in a local
+// variable used only for its methods (a field, an argument) is read
+// where it is made, as before: its Scan may be where execcheck does not
+// look.
 
-import "go/types"
+import (
+	"go/ast"
+	"go/types"
+)
+
+// scannerLocal reports whether the bufio.NewScanner call c is assigned
+// to a local variable of the body walked whose every use calls one of
+// its methods.
+func (w *walker) scannerLocal(c *ast.CallExpr) bool {
+	body := w.cur.body
+	if w.cur == w.top || body == nil {
+		if d := w.ps.decls[w.fn]; w.fn != nil && d != nil {
+			body = d.Body
+		}
+	}
+	if body == nil {
+		return false
+	}
+	var v types.Object
+	ast.Inspect(body, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok && len(a.Lhs) == len(a.Rhs) {
+			for i, r := range a.Rhs {
+				if ast.Unparen(r) == c {
+					if id, ok := a.Lhs[i].(*ast.Ident); ok {
+						v = w.info.ObjectOf(id)
+					}
+				}
+			}
+		}
+		return v == nil
+	})
+	if v == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	ok := true
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, isID := n.(*ast.Ident)
+		if !isID || w.info.Uses[id] != v || len(stack) < 3 {
+			return true
+		}
+		sel, isSel := stack[len(stack)-2].(*ast.SelectorExpr)
+		call, isCall := stack[len(stack)-3].(*ast.CallExpr)
+		if !isSel || sel.X != id || !isCall || call.Fun != sel {
+			ok = false
+		}
+		return true
+	})
+	return ok
+}
 
 // scanned records the read of a pipe's scanner at its Scan.
 func (w *walker) scanned(recv value, fn *types.Func) {

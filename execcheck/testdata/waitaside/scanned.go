@@ -76,3 +76,26 @@ func ShareJoined(t *testing.T, bin string, seen func(string)) {
 	}()
 	<-done
 }
+
+type victim struct {
+	cmd *exec.Cmd
+	out *bufio.Scanner
+}
+
+// run keeps the scanner in a field, as exectest's own victim test does:
+// read where it is made, since its Scan may be anywhere.
+func (v *victim) run(ctx context.Context, prog string) error {
+	v.cmd = exec.CommandContext(ctx, prog)
+	stdout, err := v.cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	v.out = bufio.NewScanner(stdout)
+	if err := v.cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF \(bufio.NewScanner\)`
+		return err
+	}
+	for v.out.Scan() {
+		_ = v.out.Text()
+	}
+	return v.cmd.Wait()
+}
