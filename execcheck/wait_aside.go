@@ -115,8 +115,9 @@ func (ps *pkgState) goOnlyFuncs() map[*types.Func]bool {
 }
 
 // startsCmd reports whether the declared function fn calls Start of an
-// *exec.Cmd in its body, or a function of the package that does
-// (jcode-go's startProcess(cmd), which sets the group and calls Start).
+// *exec.Cmd in its body, or calls (not in a go statement) a function of
+// the package that does (jcode-go's startProcess(cmd), which sets the
+// group and calls Start).
 func (ps *pkgState) startsCmd(obj types.Object) bool {
 	fn, _ := obj.(*types.Func)
 	return ps.startsIn(fn, map[*types.Func]bool{})
@@ -129,14 +130,18 @@ func (ps *pkgState) startsIn(fn *types.Func, seen map[*types.Func]bool) bool {
 	}
 	seen[fn] = true
 	found := false
+	goCalls := map[*ast.CallExpr]bool{} // a helper a go statement runs starts nothing here (tilt's go processRun(...))
 	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if g, ok := n.(*ast.GoStmt); ok {
+			goCalls[g.Call] = true
+		}
 		c, ok := n.(*ast.CallExpr)
 		if !ok || found {
 			return !found
 		}
 		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Start" && isCmd(ps.pass.TypesInfo.TypeOf(sel.X)) {
 			found = true
-		} else if callee := typeutil.StaticCallee(ps.pass.TypesInfo, c); callee != nil && callee.Pkg() == ps.pass.Pkg && ps.startsIn(callee, seen) {
+		} else if callee := typeutil.StaticCallee(ps.pass.TypesInfo, c); callee != nil && callee.Pkg() == ps.pass.Pkg && !goCalls[c] && ps.startsIn(callee, seen) {
 			found = true
 		}
 		return !found

@@ -348,3 +348,23 @@ func terminate(cmd *exec.Cmd, waitDone <-chan error) { // want terminate:`^execc
 		<-waitDone
 	}
 }
+
+// Exec is tilt's processExecer.Start: a go statement runs the helper
+// that starts the command and waits for it, and the helper's closed
+// channel is returned; the function with the go statement starts
+// nothing itself.
+func Exec(ctx context.Context, argv []string, w io.Writer) chan struct{} {
+	done := make(chan struct{})
+	go processRun(ctx, argv, w, done)
+	return done
+}
+
+func processRun(ctx context.Context, argv []string, w io.Writer, done chan struct{}) {
+	defer close(done)
+	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	c.Stdout = w
+	if err := c.Start(); err != nil { // want `^hang: stdout is an io.Writer \(w\)`
+		return
+	}
+	_ = c.Wait()
+}
