@@ -92,8 +92,8 @@ func (w *walker) sigSource(sv value, e *effect) (closureSig int) {
 // otherwise on the command, as a kill by hand. A probe (signal 0) kills
 // nothing and is dropped, and so is a kill made before Start returned.
 func (w *walker) record(target *instance, e effect, closureSig int) {
-	if w.beforeStarted(w.pos) {
-		return // made only while Start has not returned (start_beside.go)
+	if w.dead > 0 || w.beforeStarted(w.pos) {
+		return // on an arm this build never runs (goos_branch.go), or made only while Start has not returned (start_beside.go)
 	}
 	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
 		return

@@ -7,13 +7,25 @@ package execcheck
 // are not. Only the tests platform.go can answer are decided: whether
 // GOOS is "windows" (or plan9, js, wasip1); a Unix build may be linux
 // or darwin, which the analysis does not tell apart, so both arms of
-// `runtime.GOOS == "linux"` are walked.
+// `runtime.GOOS == "linux"` count. The arm that never runs is still
+// walked, for its sites, without its kills.
 
 import (
 	"go/ast"
 	"go/constant"
 	"go/token"
 )
+
+// deadArm walks f, an arm of a branch on runtime.GOOS, as one that never
+// runs on this build if dead: its runs are still sites (nothing is
+// skipped in silence), but its kills are not recorded (record).
+func (w *walker) deadArm(dead bool, f func()) {
+	if dead {
+		w.dead++
+		defer func() { w.dead-- }()
+	}
+	f()
+}
 
 // goosHolds reports whether cond, a comparison of runtime.GOOS with a
 // string constant (==, !=, or ! of one), holds on the build analyzed;

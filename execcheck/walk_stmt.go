@@ -87,18 +87,12 @@ func (w *walker) stmt(s ast.Stmt) {
 			w.stmt(s.Init)
 		}
 		w.eval(s.Cond)
-		if holds, known := w.goosHolds(s.Cond); known {
-			// A test of the system the build is for: one arm runs.
-			if holds {
-				w.block(s.Body.List)
-			} else if s.Else != nil {
-				w.stmt(s.Else)
-			}
-			break
-		}
-		w.arm(s, 0, func() { w.block(s.Body.List) })
+		holds, known := w.goosHolds(s.Cond)
+		// A test of the system the build is for: one arm runs; the
+		// other's kills are not this build's (goos_branch.go).
+		w.deadArm(known && !holds, func() { w.arm(s, 0, func() { w.block(s.Body.List) }) })
 		if s.Else != nil {
-			w.arm(s, 1, func() { w.stmt(s.Else) })
+			w.deadArm(known && holds, func() { w.arm(s, 1, func() { w.stmt(s.Else) }) })
 		}
 	case *ast.ForStmt:
 		if s.Init != nil {
@@ -141,8 +135,9 @@ func (w *walker) stmt(s ast.Stmt) {
 			w.eval(s.Tag)
 		}
 		if i := w.goosCase(s); i >= 0 {
-			if i < len(s.Body.List) {
-				w.block(s.Body.List[i].(*ast.CaseClause).Body)
+			for j, c := range s.Body.List {
+				cc := c.(*ast.CaseClause)
+				w.deadArm(j != i, func() { w.arm(s, j, func() { w.block(cc.Body) }) })
 			}
 			break
 		}

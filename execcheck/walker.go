@@ -225,6 +225,7 @@ type walker struct {
 	defers     []deferAt    // the defer statements being walked (wait_deferred.go)
 	waitEnd    []lateWait   // Waits met in deferred calls, made late by the reads after them (wait_deferred.go)
 	deferAside []deferAside // commands whose deferred Wait runs beside reads in goroutines (wait_deferred.go)
+	dead       int          // walking an arm of a branch on runtime.GOOS that this build never runs (goos_branch.go)
 	pos        token.Pos    // the statement walked
 
 	watchAt     []effect       // receives from a context's Done (cancel_watch.go)
