@@ -26,12 +26,7 @@ func (w *walker) cancelledAtEnd(c *ast.CallExpr, parent value) string {
 	if !parent.isCtx || !(parent.ctx == ctxBackground || parent.ctx == ctxTest && parent.ctxScope == w.cur.id) {
 		return ""
 	}
-	body := w.cur.body
-	if w.cur == w.top || body == nil {
-		if d := w.ps.decls[w.fn]; w.fn != nil && d != nil {
-			body = d.Body
-		}
-	}
+	body := w.bodyWalked()
 	if body == nil {
 		return ""
 	}
@@ -47,17 +42,7 @@ func (w *walker) cancelledAtEnd(c *ast.CallExpr, parent value) string {
 		return ""
 	}
 	how, ok := "", true
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, isID := n.(*ast.Ident)
-		if !isID || w.info.Uses[id] != cancel {
-			return true
-		}
+	w.usesOf(body, cancel, func(id *ast.Ident, stack []ast.Node) {
 		switch u := w.cancelUse(stack); u {
 		case "":
 			ok = false
@@ -66,12 +51,39 @@ func (w *walker) cancelledAtEnd(c *ast.CallExpr, parent value) string {
 				how = "a context whose cancel " + u + " (" + w.ps.where(id.Pos()) + ")"
 			}
 		}
-		return true
 	})
 	if !ok {
 		return ""
 	}
 	return how
+}
+
+// bodyWalked is the body of the function or function literal walked.
+func (w *walker) bodyWalked() *ast.BlockStmt {
+	if w.cur != w.top && w.cur.body != nil {
+		return w.cur.body
+	}
+	if d := w.ps.decls[w.fn]; w.fn != nil && d != nil {
+		return d.Body
+	}
+	return nil
+}
+
+// usesOf calls f for each use of obj in body, with the nodes from body
+// down to it.
+func (w *walker) usesOf(body *ast.BlockStmt, obj types.Object, f func(id *ast.Ident, stack []ast.Node)) {
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if id, ok := n.(*ast.Ident); ok && w.info.Uses[id] == obj {
+			f(id, stack)
+		}
+		return true
+	})
 }
 
 // cancelUse says how the cancel function at the top of stack is used, if

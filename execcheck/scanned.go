@@ -24,12 +24,7 @@ import (
 // to a local variable of the body walked whose every use calls one of
 // its methods.
 func (w *walker) scannerLocal(c *ast.CallExpr) bool {
-	body := w.cur.body
-	if w.cur == w.top || body == nil {
-		if d := w.ps.decls[w.fn]; w.fn != nil && d != nil {
-			body = d.Body
-		}
-	}
+	body := w.bodyWalked()
 	if body == nil {
 		return false
 	}
@@ -50,23 +45,16 @@ func (w *walker) scannerLocal(c *ast.CallExpr) bool {
 		return false
 	}
 	ok := true
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, isID := n.(*ast.Ident)
-		if !isID || w.info.Uses[id] != v || len(stack) < 3 {
-			return true
+	w.usesOf(body, v, func(id *ast.Ident, stack []ast.Node) {
+		if len(stack) < 3 {
+			ok = false
+			return
 		}
 		sel, isSel := stack[len(stack)-2].(*ast.SelectorExpr)
 		call, isCall := stack[len(stack)-3].(*ast.CallExpr)
 		if !isSel || sel.X != id || !isCall || call.Fun != sel {
 			ok = false
 		}
-		return true
 	})
 	return ok
 }
