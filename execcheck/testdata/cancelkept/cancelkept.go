@@ -24,10 +24,12 @@ func (p *process) startCommand(ctx context.Context, script string) error {
 	p.cmd.Stdout = &p.out
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p.cmd.Cancel = func() error { return syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) }
-	return p.cmd.Start() // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\): Cancel kills the group \(syscall.Kill\(-p.cmd.Process.Pid, syscall.SIGKILL\)\), but os/exec calls Cancel only while the direct child runs`
+	return p.cmd.Start() // want `^launcher: Cancel kills the group \(syscall.Kill\(-p.cmd.Process.Pid, syscall.SIGKILL\)\), but os/exec calls Cancel only while the direct child runs`
 }
 
-// watch restarts the command when it fails, as gpud's watchCmd does.
+// watch restarts the command when it fails, as gpud's watchCmd does;
+// it runs in a goroutine nothing waits for, so no call blocks on Wait's
+// copy of the output: a launcher, not a hang.
 func (p *process) watch(ctx context.Context, script string) {
 	for {
 		if err := p.cmd.Wait(); err == nil {

@@ -83,3 +83,48 @@ func NoPipe(ctx context.Context, code string, f *os.File) error {
 	cmd.Stdout = f
 	return cmd.Run() // want `^launcher: Cancel kills the group`
 }
+
+// A terminal run for an agent (compozy's createTerminal): its Wait is
+// only in a goroutine whose end is awaited with the caller's context,
+// so no call blocks on the copy; the group kill is still Cancel's only.
+type terminal struct {
+	cancel context.CancelFunc
+	cmd    *exec.Cmd
+	done   chan struct{}
+}
+
+func killTree(cmd *exec.Cmd) error { // want killTree:`^execcheck\[param 0: \[kills\(group:KILL\)\]\]$`
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+func startTerminal(name string, args []string) (*terminal, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Cancel = func() error { return killTree(cmd) }
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil { // want `^launcher: Cancel kills the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\) \(in killTree\)\), but os/exec calls Cancel only while the direct child runs`
+		cancel()
+		return nil, err
+	}
+	t := &terminal{cancel: cancel, cmd: cmd, done: make(chan struct{})}
+	go t.wait()
+	return t, nil
+}
+
+func (t *terminal) wait() {
+	_ = t.cmd.Wait()
+	t.cancel()
+	close(t.done)
+}
+
+func (t *terminal) release(ctx context.Context) error {
+	t.cancel()
+	select {
+	case <-t.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
