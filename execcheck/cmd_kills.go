@@ -110,7 +110,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		e.AfterWait = w.inGo == 0 && w.waitedHere(target)
 	}
 	if e.UntilWait == "" {
-		e.UntilWait = w.untilWait(w.pos)
+		if how := w.untilWait(w.pos); how != "" {
+			e.UntilWait = "the watch ends with " + how
+		}
 	}
 	w.timerKill(target, e)
 	se := e

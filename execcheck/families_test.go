@@ -211,7 +211,17 @@ func TestSubcommandLeaves(t *testing.T) {
 func TestFuncVar(t *testing.T) {
 	checkSites(t, "funcvar", map[int]siteWant{
 		68: {execcheck.OK, "while Wait has not returned (it comes when <-resChan did not fire within the grace", false},
-		88: {execcheck.Unknown, "passed to runner, which execcheck cannot follow", false},
+		79: {execcheck.OK, "also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (the watch ends with resChan <- cmd.Wait() in a goroutine", false},
+		98: {execcheck.Unknown, "passed to runner, which execcheck cannot follow", false},
+	})
+}
+
+// TestStateGuardPipe: a group kill that comes only while Wait has not
+// returned, after the reads to EOF, reaches what holds the pipe also
+// after the direct child exited, and says so.
+func TestStateGuardPipe(t *testing.T) {
+	checkSites(t, "stateguard", map[int]siteWant{
+		127: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, sig) (in signalGroup)), also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (it comes only if <-s.done did not fire within the grace (the select at stateguard.go:150 returns on it)); a descendant that holds no pipe is not reached once the direct child and the pipe's holders are gone", true},
 	})
 }
 

@@ -136,7 +136,7 @@ func (w *walker) waitFollows(c *ast.CallExpr) bool {
 func leaderOnlyHow(es []effect, g string, p *props) string {
 	for _, e := range es {
 		if e.UntilWait != "" && !e.ByGetpgid {
-			return fmt.Sprintf("a kill by hand reaches the group (%s) only until Wait returns (the watch ends with %s), and nothing holds Wait long after the direct child exits (%s)", g, e.UntilWait, boundWhy(p))
+			return fmt.Sprintf("a kill by hand reaches the group (%s) only until Wait returns (%s), and nothing holds Wait long after the direct child exits (%s)", g, e.UntilWait, boundWhy(p))
 		}
 	}
 	return fmt.Sprintf("a kill by hand reaches the group (%s) only while the direct child runs: it finds the group by syscall.Getpgid of the child's pid, which fails once Wait has reaped it", g)

@@ -38,7 +38,7 @@ type effect struct {
 	AfterWait     bool     // it comes only after the command's Wait (or Run) returned, in the same function (after_wait.go)
 	ByGetpgid     bool     // a group kill whose group is syscall.Getpgid of the command's pid (pgid_reaped.go)
 	PgidWaitAfter bool     // ByGetpgid but for a Wait after it in its function: only while a Wait beside the command has not reaped it
-	UntilWait     string   // it stands in a watch the run ends once Wait returns: how (watch_end.go)
+	UntilWait     string   // it comes only until Wait returns: how (watch_end.go, wait_result.go)
 	Locks         []string // the mutexes its function holds where it stands (lock_held.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that

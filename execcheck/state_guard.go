@@ -107,14 +107,20 @@ func (w *walker) finishedHere(x *instance) bool { return among(w.finished, x) }
 // untilFinished says, for a select walked, what the statements after it
 // in its block run only on: a select with an arm that receives from a
 // channel (not a context's Done, not a timer) and returns, and an arm
-// that waits for a timer. The kills after it come only if the channel
-// (a command's end) did not fire within the grace. "" otherwise.
+// that waits for a timer, or a default that goes on (openudon's
+// Terminate: `case <-child.done: return child.err; default:`). The
+// kills after it come only if the channel (a command's end) did not
+// fire within the grace, or had not fired yet. "" otherwise.
 func (w *walker) untilFinished(s *ast.SelectStmt) string {
 	var done string
-	timer := false
+	timer, poll := false, false
 	for _, c := range s.Body.List {
 		cc, ok := c.(*ast.CommClause)
-		if !ok || cc.Comm == nil {
+		if !ok {
+			continue
+		}
+		if cc.Comm == nil {
+			poll = poll || !endsInReturn(cc.Body)
 			continue
 		}
 		recv := commRecv(cc.Comm)
@@ -128,10 +134,15 @@ func (w *walker) untilFinished(s *ast.SelectStmt) string {
 			done = types.ExprString(recv)
 		}
 	}
-	if done == "" || !timer {
+	switch {
+	case done == "":
 		return ""
+	case timer:
+		return fmt.Sprintf("%s did not fire within the grace (the select at %s returns on it)", done, w.ps.where(s.Pos()))
+	case poll:
+		return fmt.Sprintf("%s had not fired (the select at %s returns on it, and goes on by its default)", done, w.ps.where(s.Pos()))
 	}
-	return fmt.Sprintf("%s did not fire within the grace (the select at %s returns on it)", done, w.ps.where(s.Pos()))
+	return ""
 }
 
 // commRecv is the receive of a select's case: <-ch, v := <-ch, v = <-ch.

@@ -101,7 +101,7 @@ func (w *walker) waitCond(cond ast.Expr) string {
 func waitResultNote(p *props) string {
 	var notes []string
 	for _, e := range p.Kills {
-		if e.OnResult != "" && e.Group && !(e.Until && !mayLaunch(p)) {
+		if e.OnResult != "" && e.Group && !e.Until {
 			notes = append(notes, fmt.Sprintf("the group kill by hand (%s) comes only when %s", e.Why, e.OnResult))
 		}
 	}
@@ -115,11 +115,19 @@ func waitResultNote(p *props) string {
 // results of Wait. A kill after a select's grace for Wait's end comes
 // whenever Wait has not returned, so while anything holds the pipe: it
 // is kept for a program that is no launcher, which is taken to wait for
-// its children (a group kill in Cancel is, likewise).
+// its children (a group kill in Cancel is, likewise); for one that may
+// be a launcher it is a watch that Wait's return ends (watch_end.go).
 func dropWaitResultKills(hand []effect, p *props) []effect {
 	var kept []effect
 	for _, e := range hand {
-		if e.OnResult == "" || e.Until && !mayLaunch(p) {
+		switch {
+		case e.OnResult == "" || e.Until && !mayLaunch(p):
+			kept = append(kept, e)
+		case e.Until:
+			if e.UntilWait == "" {
+				e.UntilWait = "it comes only if " + e.OnResult
+			}
+			e.OnResult, e.Until = "", false
 			kept = append(kept, e)
 		}
 	}
@@ -139,10 +147,19 @@ func mayLaunch(p *props) bool {
 
 // untilNote says, for an ok that credits a group kill after a select's
 // grace for Wait's end, when that kill comes; "" if none is credited.
+// Every kill credited comes so (a kill with no such test would have
+// been named first): while Wait waits for the pipe's EOF, the kill
+// reaches those holding it, and a launcher's descendants that hold
+// nothing are left once they are gone.
 func untilNote(hand []effect) string {
 	for _, e := range hand {
 		if e.Until && e.Group {
 			return " while Wait has not returned (it comes when " + e.OnResult + "); the program is taken to wait for its children"
+		}
+	}
+	for _, e := range hand {
+		if e.UntilWait != "" && e.Group && !e.Unknown {
+			return " while Wait, which waits for the pipe's EOF, has not returned (" + e.UntilWait + "); a descendant that holds no pipe is not reached once the direct child and the pipe's holders are gone"
 		}
 	}
 	return ""

@@ -111,8 +111,9 @@ type session struct {
 }
 
 // Open starts the session; Close kills the group only if done has not
-// fired within each grace, so a direct child that exited leaves its
-// group running; the session's context has the default Cancel.
+// fired within each grace, that is while Wait, after the reads to EOF,
+// has not returned: it reaches whatever holds the pipe, also after the
+// direct child exited (only what holds nothing is left).
 func Open(ctx context.Context, prog string) (*session, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	cmd := exec.CommandContext(ctx, prog)
@@ -123,7 +124,7 @@ func Open(ctx context.Context, prog string) (*session, error) {
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil { // want `^hang: .*a cancel kills only the direct child \(exec.CommandContext's default Cancel`
+	if err := cmd.Start(); err != nil {
 		cancel()
 		return nil, err
 	}
@@ -204,4 +205,62 @@ func Escalate(prog string) (func() error, error) { // want Escalate:`^execcheck\
 		}
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}, nil
+}
+
+// Child is reduced from openudon's processgroup (before its fix): the
+// context's watch and Terminate kill the group only while done, closed
+// once Wait returned, has not fired; Wait waits for nothing the direct
+// child leaves (no pipe os/exec copies), so a program that exits at once
+// leaves its group running.
+type Child struct {
+	command *exec.Cmd
+	output  io.ReadCloser
+	done    chan struct{}
+	err     error
+}
+
+func StartInteractive(ctx context.Context, args []string) (*Child, error) {
+	command := exec.Command(args[0], args[1:]...)
+	command.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	output, err := command.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := command.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-command.Process.Pid, syscall.SIGKILL\) \(in terminate\)\) only until Wait returns \(it comes only if <-child.done had not fired \(the select at stateguard.go:\d+ returns on it, and goes on by its default\)\), and nothing holds Wait long after the direct child exits .*, and the program \(args\[0\]\) is not a constant`
+		return nil, err
+	}
+	child := &Child{command: command, output: output, done: make(chan struct{})}
+	go func() {
+		child.err = command.Wait()
+		close(child.done)
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			child.Terminate()
+		case <-child.done:
+		}
+	}()
+	return child, nil
+}
+
+// Terminate kills the group unless Wait already returned.
+func (child *Child) Terminate() error { // want Terminate:`^execcheck\[kills: group:KILL, child:KILL\]$`
+	select {
+	case <-child.done:
+		return child.err
+	default:
+	}
+	terminate(child.command)
+	select {
+	case <-child.done:
+		return child.err
+	case <-time.After(5 * time.Second):
+		return nil
+	}
+}
+
+func terminate(command *exec.Cmd) { // want terminate:`^execcheck\[param 0: \[kills\(group:KILL, child:KILL\)\]\]$`
+	_ = syscall.Kill(-command.Process.Pid, syscall.SIGKILL)
+	_ = command.Process.Kill()
 }
