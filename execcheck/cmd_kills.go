@@ -92,8 +92,11 @@ func (w *walker) sigSource(sv value, e *effect) (closureSig int) {
 // otherwise on the command, as a kill by hand. A probe (signal 0) kills
 // nothing and is dropped, and so is a kill made before Start returned.
 func (w *walker) record(target *instance, e effect, closureSig int) {
-	if w.dead > 0 || w.beforeStarted(w.pos) {
-		return // on an arm this build never runs (goos_branch.go), or made only while Start has not returned (start_beside.go)
+	if w.dead > 0 || w.beforeStarted(w.pos) || w.killFailed > 0 && e.Group {
+		// On an arm this build never runs (goos_branch.go), made only
+		// while Start has not returned (start_beside.go), or a group
+		// kill only where one failed (kill_failed.go).
+		return
 	}
 	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
 		return

@@ -90,7 +90,16 @@ func (w *walker) stmt(s ast.Stmt) {
 		holds, known := w.goosHolds(s.Cond)
 		// A test of the system the build is for: one arm runs; the
 		// other's kills are not this build's (goos_branch.go).
-		w.deadArm(known && !holds, func() { w.arm(s, 0, func() { w.block(s.Body.List) }) })
+		failed := w.groupKillFailed(s)
+		w.deadArm(known && !holds, func() {
+			w.arm(s, 0, func() {
+				if failed {
+					w.killFailed++
+					defer func() { w.killFailed-- }()
+				}
+				w.block(s.Body.List)
+			})
+		})
 		if s.Else != nil {
 			w.deadArm(known && holds, func() { w.arm(s, 1, func() { w.stmt(s.Else) }) })
 		}

@@ -226,6 +226,7 @@ type walker struct {
 	waitEnd    []lateWait   // Waits met in deferred calls, made late by the reads after them (wait_deferred.go)
 	deferAside []deferAside // commands whose deferred Wait runs beside reads in goroutines (wait_deferred.go)
 	dead       int          // walking an arm of a branch on runtime.GOOS that this build never runs (goos_branch.go)
+	killFailed int          // walking the arm where a group kill failed (kill_failed.go)
 	pos        token.Pos    // the statement walked
 
 	watchAt     []effect       // receives from a context's Done (cancel_watch.go)

@@ -106,3 +106,32 @@ func OtherError(ctx context.Context, dir string) error {
 	cmd.WaitDelay = time.Second
 	return cmd.Run() // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\)\)`
 }
+
+// transport is reduced from go-go-mcp's stdio client: Close interrupts
+// the group and kills it only if the interrupt could not be sent, when
+// the group is gone; the group gets the SIGINT alone.
+type transport struct {
+	cmd *exec.Cmd
+}
+
+func newTransport(command string, args ...string) (*transport, error) {
+	cmd := exec.Command(command, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil { // want `^launcher: a cancel sends the group a signal that background jobs of sh -c ignore \(syscall.Kill\(-pgid, syscall.SIGINT\)\), and no SIGKILL follows`
+		return nil, err
+	}
+	return &transport{cmd: cmd}, nil
+}
+
+func (t *transport) Close() error { // want Close:`^execcheck\[kills: group:INT\]$`
+	pgid, err := syscall.Getpgid(t.cmd.Process.Pid)
+	if err != nil {
+		return t.cmd.Wait()
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGINT); err != nil {
+		if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil {
+			return err
+		}
+	}
+	return t.cmd.Wait()
+}
