@@ -359,6 +359,8 @@ func boundWhy(p *props) string {
 		return p.WaitDelayWhy
 	case p.CopyPipe && p.timerBound():
 		return p.TimerKill
+	case !p.CopyPipe && p.ScannedOnce != "":
+		return p.ScannedOnce
 	case !p.CopyPipe:
 		return "no output pipe"
 	case p.copyUnwaited() && p.WaitFree != "":

@@ -5,6 +5,7 @@ package execcheck
 // its pipe). The walker's call routes every call it knows here.
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -40,6 +41,11 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			// Read where it is scanned: in a goroutine, maybe, though
 			// made outside it (scanned.go).
 			return []value{{pipe: a.pipe, what: a.what, scanner: true}}, true
+		case isFunctionNamed(fn, "bufio", "NewScanner") && w.scannedOnce(c):
+			// One token a call, in a field: no read to EOF (scanned_once.go).
+			if r := a.pipe.root(); r.p.ScannedOnce == "" {
+				r.p.ScannedOnce = fmt.Sprintf("its %s pipe is scanned one token a call (the scanner made at %s), never to EOF: Wait closes it once the direct child exits", cmp.Or(a.what, "output"), w.ps.where(c.Pos()))
+			}
 		case isFunctionNamed(fn, "io", "ReadFull", "ReadAtLeast"):
 		case fn != nil && w.ps.readsInGoroutine(fn, i, w.pos == c.Pos()):
 			// Read in a goroutine the helper starts (reads_aside.go).

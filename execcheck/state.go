@@ -204,6 +204,7 @@ type props struct {
 	ProcKept     string   // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
 	WaitFree     string   // no call blocks on cmd.Wait: why (wait_free.go)
 	ReadsFree    string   // no call blocks on the reads of the pipe, and Wait is never called: why (reads_free.go)
+	ScannedOnce  string   // the pipe is scanned one token a call, never to EOF: how (scanned_once.go)
 	WaitOpen     string   // cmd.Wait runs only in goroutines, one of whose signals may be awaited with no bound: how
 }
 
@@ -235,6 +236,7 @@ func (p *props) merge(q *props) {
 		p.ReadPipe, p.ReadWhy = true, q.ReadWhy
 	}
 	p.PipeClosed = cmp.Or(p.PipeClosed, q.PipeClosed)
+	p.ScannedOnce = cmp.Or(p.ScannedOnce, q.ScannedOnce)
 	p.StdoutSet = p.StdoutSet || q.StdoutSet
 	p.StderrSet = p.StderrSet || q.StderrSet
 	if q.CancelSet {
