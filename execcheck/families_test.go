@@ -186,11 +186,15 @@ func TestScopedContext(t *testing.T) {
 }
 
 // TestFlagLeaves: rg and fd without a flag that starts a process are ok,
-// and the reason names the flags it looked for.
+// and the reason names the flags it looked for; an argument execcheck
+// cannot read (a pattern, a path) is data, and fmt.Sprintf("-C%d", n) is
+// read as the flag it makes.
 func TestFlagLeaves(t *testing.T) {
 	checkSites(t, "leafflags", map[int]siteWant{
-		20: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and rg starts no process without --pre, --search-zip, --hostname-bin, -z: nothing outlives its kill (unless a RIPGREP_CONFIG_PATH config adds --pre or -z)", true},
-		25: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and fd starts no process without --exec, --exec-batch, --list-details, -x, -X, -l: nothing outlives its kill", true},
+		21: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and rg starts no process without --pre, --search-zip, --hostname-bin, -z: nothing outlives its kill (unless a RIPGREP_CONFIG_PATH config adds --pre or -z)", true},
+		26: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and fd starts no process without --exec, --exec-batch, --list-details, -x, -X, -l: nothing outlives its kill", true},
+		42: {execcheck.OK, "rg starts no process without --pre", false},
+		62: {execcheck.OK, "rg starts no process without --pre", false},
 	})
 }
 

@@ -4,18 +4,23 @@ package execcheck
 // runs a preprocessor (--pre), decompressors (-z) and a hostname
 // program (--hostname-bin); fd runs a command per result (-x, -X) and
 // ls (-l). Given none of those, killing one leaves nothing behind. An
-// argument execcheck cannot read may be such a flag, unless it is the
-// value of a flag that takes one (rg -e TERM) or follows "--": then the
-// program is not taken as a leaf. A RIPGREP_CONFIG_PATH config may add
-// flags too, which a reason says.
+// argument execcheck cannot read is taken as data, the pattern or a
+// path (rg's first positional argument), not as a flag that starts a
+// process: real code passes a search term there (round 17's r1-agent and
+// claudio, round 7's P80), and a flag is written as a constant, or by
+// fmt.Sprintf with a constant format ("-C%d"), which is read as one. A
+// RIPGREP_CONFIG_PATH config may add flags too, which a reason says.
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 type flagLeaf struct {
@@ -83,18 +88,18 @@ func (fl *flagLeaf) spawns() string {
 }
 
 // quiet reports whether the arguments of one group (a literal's or an
-// append's, in order) ask for no process: every constant is no
-// spawning flag, and every other argument is a flag's value or follows
-// "--".
+// append's, in order) ask for no process: no constant, and no
+// fmt.Sprintf of a constant format, is a spawning flag; every other
+// argument is data (a pattern, a path, a flag's value).
 func (fl *flagLeaf) quiet(info *types.Info, args []ast.Expr) bool {
 	value, positional := false, false
 	for _, a := range args {
 		s, ok := constString(info, a)
+		if !ok {
+			s, ok = sprintfFlag(info, a)
+		}
 		switch {
 		case !ok:
-			if !value && !positional {
-				return false
-			}
 			value = false
 		case positional || value:
 			value = false
@@ -207,3 +212,25 @@ func (w *walker) sliceGroups(e ast.Expr) (groups [][]ast.Expr, ok bool) {
 	})
 	return groups, ok
 }
+
+// sprintfFlag is the flag that fmt.Sprintf(format, ...) makes, when the
+// format is a constant that begins with "-": the format with each verb
+// a value attached ("-C%d" reads as "-C0", "--glob=%s" as "--glob=0").
+func sprintfFlag(info *types.Info, e ast.Expr) (string, bool) {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return "", false
+	}
+	fn, ok := typeutil.Callee(info, c).(*types.Func)
+	if !ok || !isFunctionNamed(fn, "fmt", "Sprintf") {
+		return "", false
+	}
+	format, ok := constString(info, c.Args[0])
+	if !ok || !strings.HasPrefix(format, "-") {
+		return "", false
+	}
+	return sprintfVerb.ReplaceAllString(format, "0"), true
+}
+
+// sprintfVerb matches a verb of a fmt format.
+var sprintfVerb = regexp.MustCompile(`%[-+# 0-9.*\[\]]*[a-zA-Z%]`)

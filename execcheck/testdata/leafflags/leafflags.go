@@ -6,6 +6,7 @@ package leafflags
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 )
 
@@ -35,10 +36,36 @@ func Zip(ctx context.Context, term string) ([]byte, error) {
 	return exec.CommandContext(ctx, "rg", "-iz", "-e", term).Output() // want `^hang: the output is collected by Output\(\)`
 }
 
-// Pattern: a pattern given as the first positional argument may itself
-// be a flag (--pre=sh).
+// Pattern: a pattern given as the first positional argument is data,
+// as real search tools pass it.
 func Pattern(ctx context.Context, pattern string) ([]byte, error) {
-	return exec.CommandContext(ctx, "rg", "--json", pattern, ".").Output() // want `^hang: the output is collected by Output\(\)`
+	return exec.CommandContext(ctx, "rg", "--json", pattern, ".").Output()
+}
+
+// grepInput is reduced from claudio's grep tool: flags built with
+// fmt.Sprintf from a constant format, then the pattern and the path.
+type grepInput struct {
+	Pattern, Path string
+	Context       int
+}
+
+func Grep(ctx context.Context, in grepInput) ([]byte, error) {
+	args := []string{"--no-heading", "--line-number"}
+	if in.Context > 0 {
+		args = append(args, fmt.Sprintf("-C%d", in.Context))
+	}
+	args = append(args, in.Pattern)
+	if in.Path != "" {
+		args = append(args, in.Path)
+	}
+	cmd := exec.CommandContext(ctx, "rg", args...)
+	return cmd.Output()
+}
+
+// PreFormat asks for a preprocessor through a format: a hang, as a
+// constant --pre is.
+func PreFormat(ctx context.Context, pre, term string) ([]byte, error) {
+	return exec.CommandContext(ctx, "rg", fmt.Sprintf("--pre=%s", pre), "-e", term).Output() // want `^hang: the output is collected by Output\(\)`
 }
 
 // Exec: fd runs a command per result.
