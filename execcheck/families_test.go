@@ -185,6 +185,14 @@ func TestScopedContext(t *testing.T) {
 	})
 }
 
+// TestConstLocals: a program named through a local variable set once
+// to a constant is read as that constant.
+func TestConstLocals(t *testing.T) {
+	checkSites(t, "leaves", map[int]siteWant{
+		60: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and sleep starts no process", false},
+	})
+}
+
 // TestFlagLeaves: rg and fd without a flag that starts a process are ok,
 // and the reason names the flags it looked for; an argument execcheck
 // cannot read (a pattern, a path) is data, and fmt.Sprintf("-C%d", n) is

@@ -51,14 +51,14 @@ var escapers = []string{"setsid", "set -m", "nohup", "disown", "daemon"}
 // (after the context, for CommandContext): whether it may be a launcher,
 // which exits at once and leaves its work running, and whether anything
 // in it leaves the process group.
-func program(info *types.Info, args []ast.Expr, variadic bool) progInfo {
+func program(constOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bool) progInfo {
 	if len(args) == 0 {
 		return progInfo{Launcher: true, Why: "the program is not given"}
 	}
 	consts := make([]string, 0, len(args))
 	allConst := !variadic
 	for _, a := range args {
-		if s, ok := constString(info, a); ok {
+		if s, ok := constOf(a); ok {
 			consts = append(consts, s)
 		} else {
 			allConst = false

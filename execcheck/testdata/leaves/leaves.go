@@ -50,3 +50,24 @@ func Find(ctx context.Context, dir string) ([]byte, error) {
 func Tar(ctx context.Context, file string) ([]byte, error) {
 	return exec.CommandContext(ctx, "tar", "-tzf", file).Output() // want `^hang: the output is collected by Output\(\)`
 }
+
+// SleepNamed is reduced from mgmt's exec test: the program is a local
+// variable set once to a constant.
+func SleepNamed(ctx context.Context) error {
+	cmdName := "/bin/sleep"
+	cmdArgs := []string{"300"}
+	cmd := exec.CommandContext(ctx, cmdName, cmdArgs...)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
+
+// Renamed: a variable assigned again may name another program.
+func Renamed(ctx context.Context, alt bool) error {
+	name := "sleep"
+	if alt {
+		name = "make"
+	}
+	return exec.CommandContext(ctx, name, "1").Run() // want `^orphan: a cancel kills only the direct child`
+}

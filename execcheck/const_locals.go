@@ -1,0 +1,106 @@
+package execcheck
+
+// A program named through a local variable set once to a constant:
+//
+//	cmdName := "/bin/sleep"
+//	cmd := exec.CommandContext(ctx, cmdName, cmdArgs...)
+//
+// (mgmt's exec test). The variable is the constant wherever it is read,
+// as long as nothing else assigns it or takes its address.
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// constLocals maps each local string variable of the package that is
+// given a constant where it is declared, and never assigned again nor
+// addressed, to that constant.
+func (ps *pkgState) constLocals() map[*types.Var]string {
+	if ps.constLocal != nil {
+		return ps.constLocal
+	}
+	info := ps.pass.TypesInfo
+	set := map[*types.Var]string{}
+	spoiled := map[*types.Var]bool{}
+	note := func(lhs, rhs ast.Expr, define bool) {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			return
+		}
+		v, ok := info.ObjectOf(id).(*types.Var)
+		if !ok || v.Parent() == nil || v.Parent() == ps.pass.Pkg.Scope() {
+			return
+		}
+		tv, ok := info.Types[rhs]
+		if define && info.Defs[id] == v && ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			if _, seen := set[v]; !seen {
+				set[v] = constant.StringVal(tv.Value)
+				return
+			}
+		}
+		spoiled[v] = true
+	}
+	for _, f := range ps.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					var r ast.Expr
+					if len(n.Lhs) == len(n.Rhs) {
+						r = n.Rhs[i]
+					}
+					note(l, r, n.Tok == token.DEFINE && r != nil)
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					var r ast.Expr
+					if len(n.Values) == len(n.Names) {
+						r = n.Values[i]
+					}
+					note(name, r, r != nil)
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+						if v, ok := info.Uses[id].(*types.Var); ok {
+							spoiled[v] = true
+						}
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if e != nil {
+						note(e, nil, false)
+					}
+				}
+			}
+			return true
+		})
+	}
+	for v := range spoiled {
+		delete(set, v)
+	}
+	ps.constLocal = set
+	return set
+}
+
+// constOf reads e as a string constant: a constant expression, or a
+// local variable constLocals knows.
+func (w *walker) constOf(e ast.Expr) (string, bool) {
+	if s, ok := constString(w.info, e); ok {
+		return s, true
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return "", false
+	}
+	s, ok := w.ps.constLocals()[v]
+	return s, ok
+}
