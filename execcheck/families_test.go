@@ -250,13 +250,15 @@ func TestFieldFunc(t *testing.T) {
 
 // TestPgidReaped: a group found by Getpgid of a pid that Wait reaps is
 // reached only while the direct child runs; kill(-pid), a child never
-// reaped and one reaped only after the kill keep their group.
+// reaped, one reaped only after the kill, and a group looked up right
+// after Start by a helper and kept, keep their group.
 func TestPgidReaped(t *testing.T) {
 	checkSites(t, "pgidreaped", map[int]siteWant{
-		56:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		56:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (the watch ends with defer close(done)); a descendant that holds no pipe is not reached once the direct child and the pipe's holders are gone", true},
 		80:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
 		98:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killThenReap)), also after the direct child exited", true},
 		202: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
+		241: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGTERM) (in signalTerm); no SIGKILL follows: a process that ignores the signal survives), also after the direct child exited", false},
 	})
 }
 
@@ -267,12 +269,12 @@ func TestPgidReaped(t *testing.T) {
 func TestWatchEnd(t *testing.T) {
 	checkSites(t, "watchend", map[int]siteWant{
 		58:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		93:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		93:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (the watch ends with close(done) after Wait); a descendant that holds no pipe is not reached once the direct child and the pipe's holders are gone", true},
 		114: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)) only until Wait returns (the watch ends with defer close(done)), and nothing holds Wait long after the direct child exits (no output pipe); git is not a known launcher", true},
 		135: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		179: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL)), also after the direct child exited", true},
+		179: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL)), also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (the watch ends with close(done) after Wait); a descendant that holds no pipe is not reached once the direct child and the pipe's holders are gone", true},
 		227: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		306: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		306: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (the watch ends with waitCh <- cmd.Wait() in a goroutine); a descendant that holds no pipe is not reached once the direct child and the pipe's holders are gone", true},
 		324: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 		389: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})

@@ -54,8 +54,9 @@ func (w *walker) closedByHand(recv value, fn *types.Func, c *ast.CallExpr) {
 
 // pipeResult is a result of a function that is an output pipe of a
 // command (of the command it returns, Param < 0, or of a parameter), or
-// the pid or process group of a command parameter (What "pid": a
-// function that returns syscall.Getpgid(cmd.Process.Pid)).
+// the pid or process group of a command or pid parameter (What "pid": a
+// function that returns syscall.Getpgid(cmd.Process.Pid), or
+// syscall.Getpgid(pid)).
 type pipeResult struct {
 	Idx   int
 	What  string // "stdout", "stderr" or "pid"
@@ -112,6 +113,12 @@ func (s *summary) applyPipes(res []value, argVal func(int) value) {
 			}
 		} else {
 			x = argVal(p.Param).inst
+			if a := argVal(p.Param); x == nil && p.What == "pid" && a.inst == nil {
+				// A pid given, its group returned (pipelock's
+				// captureChildPgid(cmd.Process.Pid), taken right after
+				// Start): the group of that pid's command.
+				x = procOf(a)
+			}
 		}
 		switch {
 		case x == nil:

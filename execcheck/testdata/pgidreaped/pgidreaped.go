@@ -211,3 +211,48 @@ func (a *app) readThenWait(script string) error {
 }
 
 func (a *app) interrupt() { _ = killGroup(a.cmd) }
+
+// capturePgid is reduced from pipelock's captureChildPgid: the group,
+// looked up once right after Start, while the child is not reaped.
+func capturePgid(pid int) int { // want capturePgid:`^execcheck\[result 0: pid of param 0\]$`
+	if got, err := syscall.Getpgid(pid); err == nil {
+		return got
+	}
+	return pid
+}
+
+func signalTerm(pgid int) { // want signalTerm:`^execcheck\[pid param 0: group:other\]$`
+	if pgid <= 0 {
+		return
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+}
+
+// RunProxy keeps the group it captured and signals it on the cancel
+// until the run returns: after the direct child exited too, while the
+// reads wait for the pipe's EOF.
+func RunProxy(ctx context.Context, command []string, out io.Writer) error {
+	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	childPgid := capturePgid(cmd.Process.Pid)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			signalTerm(childPgid)
+		case <-done:
+		}
+	}()
+	defer close(done)
+	if _, err := io.Copy(out, stdout); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
