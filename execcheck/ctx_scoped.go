@@ -106,12 +106,8 @@ func (w *walker) cancelUse(stack []ast.Node) string {
 	if d, ok := stack[len(stack)-3].(*ast.DeferStmt); ok && d.Call == call && call.Fun == id {
 		return "is only deferred"
 	}
-	if len(call.Args) == 1 && call.Args[0] == id {
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Cleanup" {
-			if fn, _ := w.info.Uses[sel.Sel].(*types.Func); fn != nil && pkgPathOf(fn) == "testing" {
-				return "only t.Cleanup calls"
-			}
-		}
+	if len(call.Args) == 1 && call.Args[0] == id && w.isCleanup(call) {
+		return "only t.Cleanup calls"
 	}
 	return ""
 }

@@ -74,8 +74,8 @@ type deferAside struct {
 // EOF.
 func (w *walker) joinedBeforeDeferred(what string) {
 	for _, d := range w.deferAside {
-		if d.scope == w.cur.id && d.inst.p.WaitLate == "" {
-			d.inst.p.WaitLate = "the deferred Wait comes after a join (" + what + ") that may wait for the reads, which last while any process holds the pipe"
+		if r := d.inst.root(); d.scope == w.cur.id && r.p.WaitLate == "" {
+			r.p.WaitLate = "the deferred Wait comes after a join (" + what + ") that may wait for the reads, which last while any process holds the pipe"
 		}
 	}
 }
