@@ -170,14 +170,17 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			hand = append(hand, e)
 		}
 	}
-	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable), p)
-	hand, _ = lockedAfterWait(rs, hand)
 	pipe := p.ReadPipe || p.CopyPipe
 	unbounded := p.readUnbounded() || (p.CopyPipe && !p.WaitDelay && !p.timerBound() && !((rs.kind == runStart || rs.async) && p.copyUnwaited()))
+	hand = dropWaitResultKills(dropDisposals(hand, p, cancellable), p, pipe && (unbounded || p.waitHoldsCopy()))
+	hand, _ = lockedAfterWait(rs, hand)
 	if pipe && unbounded {
 		hand = dropAfterWait(hand)
 	}
 	if !cancellable && len(hand) == 0 {
+		if v, ok := stateGuardedOnly(p); ok && plat != platNone {
+			return v
+		}
 		how := "exec.Command"
 		for _, c := range p.Creations {
 			switch c.Ctx {

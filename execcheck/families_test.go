@@ -223,17 +223,7 @@ func TestSubcommandLeaves(t *testing.T) {
 func TestFuncVar(t *testing.T) {
 	checkSites(t, "funcvar", map[int]siteWant{
 		68: {execcheck.OK, "while Wait has not returned (it comes when <-resChan did not fire within the grace", false},
-		79: {execcheck.OK, "also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (the watch ends with resChan <- cmd.Wait() in a goroutine", false},
-		98: {execcheck.Unknown, "passed to runner, which execcheck cannot follow", false},
-	})
-}
-
-// TestStateGuardPipe: a group kill that comes only while Wait has not
-// returned, after the reads to EOF, reaches what holds the pipe also
-// after the direct child exited, and says so.
-func TestStateGuardPipe(t *testing.T) {
-	checkSites(t, "stateguard", map[int]siteWant{
-		127: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, sig) (in signalGroup)), also after the direct child exited while Wait, which waits for the pipe's EOF, has not returned (it comes only if <-s.done did not fire within the grace (the select at stateguard.go:150 returns on it)); a descendant that holds no pipe is not reached once the direct child and the pipe's holders are gone", true},
+		96: {execcheck.Unknown, "passed to runner, which execcheck cannot follow", false},
 	})
 }
 
@@ -259,6 +249,14 @@ func TestPgidReaped(t *testing.T) {
 		98:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killThenReap)), also after the direct child exited", true},
 		202: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGKILL) (in killGroup)), also after the direct child exited", true},
 		241: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, syscall.SIGTERM) (in signalTerm); no SIGKILL follows: a process that ignores the signal survives), also after the direct child exited", false},
+	})
+}
+
+// TestStatePoll: a kill after a select that polls a stop channel, not
+// the command's end (end_chans.go), is no state-guarded kill.
+func TestStatePoll(t *testing.T) {
+	checkSites(t, "stateguard", map[int]siteWant{
+		296: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})
 }
 

@@ -108,12 +108,14 @@ func (w *walker) finishedHere(x *instance) bool { return among(w.finished, x) }
 // in its block run only on: a select with an arm that receives from a
 // channel (not a context's Done, not a timer) and returns, and an arm
 // that waits for a timer, or a default that goes on (openudon's
-// Terminate: `case <-child.done: return child.err; default:`). The
-// kills after it come only if the channel (a command's end) did not
-// fire within the grace, or had not fired yet. "" otherwise.
+// Terminate: `case <-child.done: return child.err; default:`), where
+// the channel is one the package closes or sends to once a Wait
+// returned (end_chans.go). The kills after it come only if the channel
+// (a command's end) did not fire within the grace, or had not fired
+// yet. "" otherwise.
 func (w *walker) untilFinished(s *ast.SelectStmt) string {
 	var done string
-	timer, poll := false, false
+	timer, poll, endCh := false, false, false
 	for _, c := range s.Body.List {
 		cc, ok := c.(*ast.CommClause)
 		if !ok {
@@ -132,6 +134,7 @@ func (w *walker) untilFinished(s *ast.SelectStmt) string {
 			timer = timer || !endsInReturn(cc.Body)
 		case w.isReceive(recv) && endsInReturn(cc.Body) && done == "":
 			done = types.ExprString(recv)
+			endCh = w.endChans()[chanObj(w.info, recv.X)]
 		}
 	}
 	switch {
@@ -139,7 +142,7 @@ func (w *walker) untilFinished(s *ast.SelectStmt) string {
 		return ""
 	case timer:
 		return fmt.Sprintf("%s did not fire within the grace (the select at %s returns on it)", done, w.ps.where(s.Pos()))
-	case poll:
+	case poll && endCh:
 		return fmt.Sprintf("%s had not fired (the select at %s returns on it, and goes on by its default)", done, w.ps.where(s.Pos()))
 	}
 	return ""

@@ -115,15 +115,20 @@ func waitResultNote(p *props) string {
 // results of Wait. A kill after a select's grace for Wait's end comes
 // whenever Wait has not returned, so while anything holds the pipe: it
 // is kept for a program that is no launcher, which is taken to wait for
-// its children (a group kill in Cancel is, likewise); for one that may
-// be a launcher it is a watch that Wait's return ends (watch_end.go).
-func dropWaitResultKills(hand []effect, p *props) []effect {
+// its children (a group kill in Cancel is, likewise). For one that may
+// be a launcher it is no cover once the direct child exited: where Wait
+// returns then (waitHolds false), it is a watch that Wait's return ends
+// (watch_end.go), which reaches the group only while the child runs;
+// where Wait waits for a pipe, it is left out as a state-guarded kill
+// (cc-connect's Close, openudon's Terminate), and stateGuardedOnly says
+// so when nothing else cancels.
+func dropWaitResultKills(hand []effect, p *props, waitHolds bool) []effect {
 	var kept []effect
 	for _, e := range hand {
 		switch {
 		case e.OnResult == "" || e.Until && !mayLaunch(p):
 			kept = append(kept, e)
-		case e.Until:
+		case e.Until && !waitHolds:
 			if e.UntilWait == "" {
 				e.UntilWait = "it comes only if " + e.OnResult
 			}
@@ -132,6 +137,22 @@ func dropWaitResultKills(hand []effect, p *props) []effect {
 		}
 	}
 	return kept
+}
+
+// stateGuardedOnly is the verdict of a site with no cancel but group
+// kills by hand that come only while the command has not ended (Until),
+// for a program that may be a launcher: what it leaves once it exited,
+// holding no pipe, is not reached. ok is false otherwise.
+func stateGuardedOnly(p *props) (verdict, bool) {
+	if !mayLaunch(p) {
+		return verdict{}, false
+	}
+	for _, e := range p.Kills {
+		if e.Until && e.Group && !e.Unknown {
+			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("a kill by hand reaches the group (%s) only when %s, that is while Wait has not returned, and %s: what it leaves holding no pipe keeps running once it and the pipe's holders are gone", e.Why, e.OnResult, launcherWhy(p))}, true
+		}
+	}
+	return verdict{}, false
 }
 
 // mayLaunch reports whether a command made may run a launcher, which

@@ -111,9 +111,8 @@ type session struct {
 }
 
 // Open starts the session; Close kills the group only if done has not
-// fired within each grace, that is while Wait, after the reads to EOF,
-// has not returned: it reaches whatever holds the pipe, also after the
-// direct child exited (only what holds nothing is left).
+// fired within each grace, so a direct child that exited leaves its
+// group running; the session's context has the default Cancel.
 func Open(ctx context.Context, prog string) (*session, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	cmd := exec.CommandContext(ctx, prog)
@@ -124,7 +123,7 @@ func Open(ctx context.Context, prog string) (*session, error) {
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	if err := cmd.Start(); err != nil { // want `^hang: .*a cancel kills only the direct child \(exec.CommandContext's default Cancel`
 		cancel()
 		return nil, err
 	}
@@ -226,7 +225,7 @@ func StartInteractive(ctx context.Context, args []string) (*Child, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := command.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-command.Process.Pid, syscall.SIGKILL\) \(in terminate\)\) only until Wait returns \(it comes only if <-child.done had not fired \(the select at stateguard.go:\d+ returns on it, and goes on by its default\)\), and nothing holds Wait long after the direct child exits .*, and the program \(args\[0\]\) is not a constant`
+	if err := command.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-command.Process.Pid, syscall.SIGKILL\) \(in terminate\)\) only (until Wait returns|when <-child.done had not fired)`
 		return nil, err
 	}
 	child := &Child{command: command, output: output, done: make(chan struct{})}
@@ -263,4 +262,48 @@ func (child *Child) Terminate() error { // want Terminate:`^execcheck\[kills: gr
 func terminate(command *exec.Cmd) { // want terminate:`^execcheck\[param 0: \[kills\(group:KILL, child:KILL\)\]\]$`
 	_ = syscall.Kill(-command.Process.Pid, syscall.SIGKILL)
 	_ = command.Process.Kill()
+}
+
+// ChildLogged is Child with its stderr copied to a writer: Wait waits
+// for that pipe's EOF, and the group kill, guarded as in Terminate,
+// still comes only while Wait has not returned; what a program that
+// exits at once leaves, holding no pipe, is not reached.
+func ChildLogged(args []string, stderr io.Writer) (*Child, error) {
+	command := exec.Command(args[0], args[1:]...)
+	command.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	command.Stderr = stderr
+	if err := command.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-command.Process.Pid, syscall.SIGKILL\) \(in terminate\)\) only when <-child.done had not fired .*, that is while Wait has not returned, and the program \(args\[0\]\) is not a constant`
+		return nil, err
+	}
+	child := &Child{command: command, done: make(chan struct{})}
+	go func() {
+		child.err = command.Wait()
+		close(child.done)
+	}()
+	return child, nil
+}
+
+// poller checks a stop channel, not the command's end, before it kills:
+// the kill is no state-guarded one.
+type poller struct {
+	stop chan struct{}
+	cmd  *exec.Cmd
+}
+
+func (p *poller) run(script string) error {
+	p.cmd = exec.Command("sh", "-c", script)
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := p.cmd.Start(); err != nil {
+		return err
+	}
+	return p.cmd.Wait()
+}
+
+func (p *poller) Kill() {
+	select {
+	case <-p.stop:
+		return
+	default:
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 }
