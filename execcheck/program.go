@@ -29,7 +29,9 @@ var shims = map[string]bool{
 // --compress-program, git, ssh) are not here. lsof's one child, its
 // stat/readlink helper, closes every descriptor but its own request
 // pipes at once and exits when lsof dies. ffmpeg and ffprobe run their
-// codecs, filters and protocols in threads of their own process.
+// codecs, filters and protocols in threads of their own process. aplay
+// (alsa-utils) and paplay (pulseaudio's pacat) play in their own process;
+// the sound server paplay may autospawn is a daemon meant to outlive it.
 var leaves = map[string]bool{
 	"sleep": true, "true": true, "false": true, "cat": true, "echo": true, "yes": true,
 	"printf": true, "head": true, "tail": true, "wc": true, "tee": true, "ls": true,
@@ -40,7 +42,7 @@ var leaves = map[string]bool{
 	"tr": true, "uniq": true, "base64": true, "md5sum": true, "sha1sum": true,
 	"sha256sum": true, "sha512sum": true, "mkdir": true, "rm": true, "cp": true,
 	"mv": true, "ln": true, "chmod": true, "touch": true, "jq": true, "lsof": true,
-	"ffmpeg": true, "ffprobe": true,
+	"ffmpeg": true, "ffprobe": true, "aplay": true, "paplay": true,
 }
 
 // escapers are words in a command line that start a descendant outside

@@ -71,3 +71,19 @@ func Renamed(ctx context.Context, alt bool) error {
 	}
 	return exec.CommandContext(ctx, name, "1").Run() // want `^orphan: a cancel kills only the direct child`
 }
+
+// Beep is reduced from codebase-cli's audio player: aplay fed on stdin,
+// killed by hand.
+func Beep(pcm []byte) error {
+	cmd := exec.Command("aplay", "-t", "raw", "-f", "S16_LE", "-q")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	_, _ = in.Write(pcm)
+	_ = cmd.Process.Kill()
+	return cmd.Wait()
+}
