@@ -69,9 +69,9 @@ func (w *walker) bodyWalked() *ast.BlockStmt {
 	return nil
 }
 
-// usesOf calls f for each use of obj in body, with the nodes from body
-// down to it.
-func (w *walker) usesOf(body *ast.BlockStmt, obj types.Object, f func(id *ast.Ident, stack []ast.Node)) {
+// usesOf calls f for each use of obj in body (a function's body or a
+// whole file), with the nodes from body down to it.
+func (w *walker) usesOf(body ast.Node, obj types.Object, f func(id *ast.Ident, stack []ast.Node)) {
 	var stack []ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil {

@@ -29,20 +29,9 @@ func (w *walker) scannedOnce(c *ast.CallExpr) bool {
 	}
 	ok, uses := true, 0
 	for _, file := range w.ps.pass.Files {
-		var stack []ast.Node
-		ast.Inspect(file, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, n)
-			id, isID := n.(*ast.Ident)
-			if !isID || w.info.Uses[id] != f {
-				return true
-			}
+		w.usesOf(file, f, func(_ *ast.Ident, stack []ast.Node) {
 			uses++
 			ok = ok && scanOnceUse(stack)
-			return true
 		})
 	}
 	return ok && uses > 0
