@@ -15,15 +15,15 @@ import (
 	"go/types"
 )
 
-// constLocals maps each local string variable of the package that is
-// given a constant where it is declared, and never assigned again nor
-// addressed, to that constant.
-func (ps *pkgState) constLocals() map[*types.Var]string {
-	if ps.constLocal != nil {
-		return ps.constLocal
+// onceLocals maps each local variable of the package that is given a
+// value where it is declared, and never assigned again nor addressed,
+// to the expression it is given.
+func (ps *pkgState) onceLocals() map[*types.Var]ast.Expr {
+	if ps.onceLocal != nil {
+		return ps.onceLocal
 	}
 	info := ps.pass.TypesInfo
-	set := map[*types.Var]string{}
+	set := map[*types.Var]ast.Expr{}
 	spoiled := map[*types.Var]bool{}
 	note := func(lhs, rhs ast.Expr, define bool) {
 		id, ok := ast.Unparen(lhs).(*ast.Ident)
@@ -34,10 +34,9 @@ func (ps *pkgState) constLocals() map[*types.Var]string {
 		if !ok || v.Parent() == nil || v.Parent() == ps.pass.Pkg.Scope() {
 			return
 		}
-		tv, ok := info.Types[rhs]
-		if define && info.Defs[id] == v && ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		if define && info.Defs[id] == v && rhs != nil {
 			if _, seen := set[v]; !seen {
-				set[v] = constant.StringVal(tv.Value)
+				set[v] = rhs
 				return
 			}
 		}
@@ -82,6 +81,23 @@ func (ps *pkgState) constLocals() map[*types.Var]string {
 	}
 	for v := range spoiled {
 		delete(set, v)
+	}
+	ps.onceLocal = set
+	return set
+}
+
+// constLocals maps each local string variable of the package that is
+// given a constant where it is declared, and never assigned again nor
+// addressed, to that constant.
+func (ps *pkgState) constLocals() map[*types.Var]string {
+	if ps.constLocal != nil {
+		return ps.constLocal
+	}
+	set := map[*types.Var]string{}
+	for v, rhs := range ps.onceLocals() {
+		if tv, ok := ps.pass.TypesInfo.Types[rhs]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			set[v] = constant.StringVal(tv.Value)
+		}
 	}
 	ps.constLocal = set
 	return set

@@ -39,6 +39,7 @@ func TestFamilies(t *testing.T) {
 		"procwait",
 		"leaves",
 		"leafflags",
+		"tempscript",
 		"funcvar",
 		"handlerlit",
 		"pipeclosed",
@@ -200,6 +201,16 @@ func TestConstLocals(t *testing.T) {
 	checkSites(t, "leaves", map[int]siteWant{
 		60: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and sleep starts no process", false},
 		83: {execcheck.OK, "aplay starts no process", false},
+	})
+}
+
+// TestTempScript: a shell script built from constants and temporary
+// paths is read around the paths: one that waits for its jobs, or starts
+// none, is no launcher.
+func TestTempScript(t *testing.T) {
+	checkSites(t, "tempscript", map[int]siteWant{
+		28: {execcheck.OK, `sh -c "sleep 30 & echo $! > {pidFile}; wait" waits for its background jobs`, false},
+		36: {execcheck.OK, `sh -c "trap '' TERM; touch {started}; while true; do sleep 1; done" starts no background job`, false},
 	})
 }
 

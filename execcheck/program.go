@@ -52,8 +52,10 @@ var escapers = []string{"setsid", "set -m", "nohup", "disown", "daemon"}
 // program reads what a command runs from the arguments of exec.Command
 // (after the context, for CommandContext): whether it may be a launcher,
 // which exits at once and leaves its work running, and whether anything
-// in it leaves the process group.
-func program(constOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bool) progInfo {
+// in it leaves the process group. constOf reads an argument as a constant;
+// scriptOf (if not nil) reads a shell's script built from more than
+// constants (script_text.go).
+func program(constOf, scriptOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bool) progInfo {
 	if len(args) == 0 {
 		return progInfo{Launcher: true, Why: "the program is not given"}
 	}
@@ -69,11 +71,7 @@ func program(constOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bo
 	}
 	var pi progInfo
 	for _, s := range consts {
-		for _, w := range escapers {
-			if s != "" && strings.Contains(s, w) && pi.Contain == "" {
-				pi.Contain = fmt.Sprintf("the command line runs %s", w)
-			}
-		}
+		pi.noteEscaper(s)
 	}
 	name := consts[0]
 	if name == "" {
@@ -94,6 +92,10 @@ func program(constOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bo
 				found = true
 				if i+2 < len(consts) {
 					script = consts[i+2]
+					if script == "" && scriptOf != nil {
+						script, _ = scriptOf(args[i+2])
+						pi.noteEscaper(script)
+					}
 				}
 				break
 			}
@@ -125,6 +127,15 @@ func program(constOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bo
 		pi.Why = fmt.Sprintf("%s is not a known launcher", base)
 	}
 	return pi
+}
+
+// noteEscaper notes the first escaper s runs, if none is noted yet.
+func (pi *progInfo) noteEscaper(s string) {
+	for _, w := range escapers {
+		if s != "" && strings.Contains(s, w) && pi.Contain == "" {
+			pi.Contain = fmt.Sprintf("the command line runs %s", w)
+		}
+	}
 }
 
 // background reports whether a shell script starts a job in the
