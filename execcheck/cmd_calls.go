@@ -56,6 +56,9 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			w.readToEOF(a, fn)
 		}
 	}
+	if vals, ok := w.atomicProcCall(fn, recv, args); ok {
+		return vals, true
+	}
 	switch {
 	case methodOf(fn, "os/exec", "Cmd"):
 		return w.cmdMethod(c, fn.Name(), recv, recvExpr, false), true

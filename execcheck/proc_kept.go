@@ -17,9 +17,12 @@ import (
 )
 
 // keepsProc reports whether t holds a process or a pid execcheck follows
-// package-wide: *os.Process, an integer, or a slice or map of
-// *os.Process (every element one process, as a field is).
-func keepsProc(t types.Type) bool { return isProcess(t) || isInteger(t) || isProcs(t) }
+// package-wide: *os.Process, an integer, a slice or map of *os.Process
+// (every element one process, as a field is), or an atomic pointer to
+// one (atomic_proc.go).
+func keepsProc(t types.Type) bool {
+	return isProcess(t) || isInteger(t) || isProcs(t) || isAtomicProc(t)
+}
 
 // isProcs reports whether t is a slice, array or map of *os.Process:
 // processes kept to be killed together (a registry of viewers).
@@ -60,7 +63,7 @@ func (w *walker) keepProc(f *types.Var, v value) bool {
 // keptValue is the value of the variable or field f, which holds a
 // process or a pid package-wide.
 func (w *walker) keptValue(f *types.Var) value {
-	if isProcess(f.Type()) || isProcs(f.Type()) {
+	if isProcess(f.Type()) || isProcs(f.Type()) || isAtomicProc(f.Type()) {
 		return value{proc: w.ps.pidVar(f)}
 	}
 	return value{pid: w.ps.pidVar(f)}
