@@ -70,6 +70,10 @@ type Result struct {
 func run(pass *analysis.Pass) (result any, err error) {
 	res := &Result{}
 	execPkg := execPackage(pass)
+	if execPkg == nil {
+		// No run here, but kills other packages may call (kill_only.go).
+		execPkg = killerPackage(pass)
+	}
 	// cancelpolicy's own runs are the fix; its tests' runs are sites as
 	// any other package's.
 	ownFix := pass.Pkg.Path() == cancelpolicyPath

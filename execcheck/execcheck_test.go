@@ -18,6 +18,7 @@ var classes = []string{
 	"example.com/t/indirect",
 	"example.com/t/peros",
 	"example.com/t/facts/lib",
+	"example.com/t/facts/killer",
 	"example.com/t/facts/use",
 	"example.com/t/ignore",
 	"example.com/t/jobsplain",

@@ -216,6 +216,15 @@ func TestTempScript(t *testing.T) {
 	})
 }
 
+// TestKillOnly: a package that kills process groups but runs no command
+// (imports no os/exec) carries facts, and a caller's watch that kills
+// through it is followed.
+func TestKillOnly(t *testing.T) {
+	checkSites(t, "facts/use", map[int]siteWant{
+		89: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pgid, sig) (in SignalGroup) (in KillGroup)), also after the direct child exited", false},
+	})
+}
+
 // TestFlagLeaves: rg and fd without a flag that starts a process are ok,
 // and the reason names the flags it looked for; an argument execcheck
 // cannot read (a pattern, a path) is data, and fmt.Sprintf("-C%d", n) is

@@ -56,6 +56,14 @@ func forJobs(f *analysis.SuggestedFix) *analysis.SuggestedFix {
 // one GOOS (go vet's, or GOOS=windows execcheck), which runtime.GOOS and
 // build.Default.GOOS of the checker itself do not say.
 func buildPlatform(execPkg *types.Package) platform {
+	if execPkg.Path() == "syscall" {
+		// A package that kills processes without os/exec (kill_only.go).
+		attr, ok := execPkg.Scope().Lookup("SysProcAttr").(*types.TypeName)
+		if !ok {
+			return platNone
+		}
+		return attrPlatform(attr.Type())
+	}
 	cmd, _ := execPkg.Scope().Lookup("Cmd").(*types.TypeName)
 	if cmd == nil {
 		return platGroups
@@ -65,25 +73,30 @@ func buildPlatform(execPkg *types.Package) platform {
 		return platGroups
 	}
 	for f := range st.Fields() {
-		if f.Name() != "SysProcAttr" {
-			continue
+		if f.Name() == "SysProcAttr" {
+			return attrPlatform(f.Type())
 		}
-		attr, ok := derefStruct(f.Type())
-		if !ok {
-			return platNone
-		}
-		pl := platNone
-		for af := range attr.Fields() {
-			switch af.Name() {
-			case "Setpgid":
-				return platGroups
-			case "CreationFlags":
-				pl = platJobs
-			}
-		}
-		return pl
 	}
 	return platGroups
+}
+
+// attrPlatform reads the platform from its SysProcAttr type: process
+// groups (Setpgid), Job Objects (CreationFlags), or neither.
+func attrPlatform(t types.Type) platform {
+	attr, ok := derefStruct(t)
+	if !ok {
+		return platNone
+	}
+	pl := platNone
+	for af := range attr.Fields() {
+		switch af.Name() {
+		case "Setpgid":
+			return platGroups
+		case "CreationFlags":
+			pl = platJobs
+		}
+	}
+	return pl
 }
 
 // platforms is the platform of each file of a package: the build's, or

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"example.com/t/facts/killer"
 	"example.com/t/facts/lib"
 )
 
@@ -77,4 +78,18 @@ func StepBackground(name string) error {
 func StepCancellable(ctx context.Context, name string) error {
 	s := &lib.Step{Ctx: ctx}
 	return lib.StepCommand(s, name).Run() // want `^orphan: a cancel kills only the direct child.*fix: run it with cancelpolicy.Run\(s.Ctx, cmd\)`
+}
+
+// Watched kills the group through package killer, which runs no command
+// of its own: the kill is known from killer's fact, and the site is ok.
+func Watched(ctx context.Context, argv []string) error {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stdout = new(bytes.Buffer)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	stop := context.AfterFunc(ctx, func() { killer.KillGroup(cmd.Process.Pid) })
+	defer stop()
+	return cmd.Wait()
 }
