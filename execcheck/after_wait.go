@@ -6,6 +6,8 @@ package execcheck
 // Wait itself waits for the pipe's EOF: while a descendant holds an
 // unbounded pipe, the kill is never reached, and it bounds nothing.
 
+import "go/ast"
+
 // dropAfterWait leaves out the kills that come only after Wait returned:
 // for a run whose Wait waits on an unbounded pipe, they never come
 // while it blocks.
@@ -22,3 +24,23 @@ func dropAfterWait(hand []effect) []effect {
 // waitedHere reports whether x's run or Wait came before, outside any
 // goroutine, in the function walked.
 func (w *walker) waitedHere(x *instance) bool { return among(w.waitedSync, x) }
+
+// armDone ends an arm whose walk began with waited runs or Waits before
+// it: the ones the arm added come after the whole statement, not before
+// its other arms, which the walk visits next (dex's idle timer kills on
+// the arm beside the one that calls Wait and returns); an arm that ends
+// in a return adds none.
+func (w *walker) armDone(waited int) {
+	if !w.returned {
+		w.armWaited = append(w.armWaited, w.waitedSync[waited:]...)
+	}
+	w.waitedSync = w.waitedSync[:waited]
+}
+
+// stmtDone ends the statement s, whose walk began with pending arm
+// Waits: its arms' Waits now come before what follows.
+func (w *walker) stmtDone(s ast.Stmt, pending int) {
+	w.waitedSync = append(w.waitedSync, w.armWaited[pending:]...)
+	w.armWaited = w.armWaited[:pending]
+	_, w.returned = s.(*ast.ReturnStmt)
+}

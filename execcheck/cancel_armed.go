@@ -37,9 +37,15 @@ type joinRec struct {
 // noteRead records a read of x's pipe until EOF where the walk stands.
 func (w *walker) noteRead(x *instance) {
 	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id})
-	if r := x.root(); w.inGo > 0 && w.cur != w.top && w.cur.body != nil {
+	r := x.root()
+	switch {
+	case w.inGo > 0 && w.cur != w.top && w.cur.body != nil:
 		r.asyncReads = append(r.asyncReads, w.cur.body)
-	} else {
+	case w.inGo > 0 && w.goCall != nil && w.ps.calledBody(w.goCall) != nil:
+		// Read in the arguments of `go scan(bufio.NewScanner(stdout))`:
+		// the goroutine scans it (dex's runner).
+		r.asyncReads = append(r.asyncReads, w.ps.calledBody(w.goCall))
+	default:
 		r.syncRead = true
 	}
 	w.readBeforeDeferred(x)

@@ -40,6 +40,7 @@ func TestFamilies(t *testing.T) {
 		"leaves",
 		"leafflags",
 		"tempscript",
+		"idlekill",
 		"funcvar",
 		"handlerlit",
 		"pipeclosed",

@@ -12,9 +12,19 @@ package execcheck
 // The reads last while a descendant holds the pipe, but only the
 // goroutine waits for them, and every wait for that goroutine has a
 // timeout: as with a Wait no call blocks on (wait_free.go), a cancel
-// that reaches only the direct child leaves an orphan, not a hang.
+// that reaches only the direct child leaves an orphan, not a hang. So
+// too where cmd.Wait is called outside goroutines with nothing to copy
+// (dex's idle timer: `case <-timer.C: cmd.Process.Kill(); cmd.Wait()`):
+// Wait returns once the direct child exits and closes the pipe. A
+// reading goroutine's WaitGroup counts as its signal where each Wait of
+// the group stands in a goroutine of its own whose signals are awaited
+// with a bound.
 
-import "strings"
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
 
 // readsFree sets ReadsFree on the commands started here whose pipe is
 // read only in goroutine literals that nothing awaits without a bound,
@@ -28,8 +38,12 @@ func (ps *pkgState) readsFree() {
 		}
 		seen[r] = true
 		p := &r.p
-		if !p.ReadPipe || r.syncRead || len(r.asyncReads) == 0 || p.Waited || p.ProcWait != "" ||
-			r.syncWait || len(r.asyncWaits) > 0 || len(p.Escapes) > 0 || len(p.Creations) == 0 || ps.exported(r) {
+		// A Wait outside goroutines, with nothing to copy, returns once the
+		// direct child exits and closes the pipe: it does not wait for
+		// the reads (dex's idle timer: Kill, then Wait).
+		waitNoCopy := p.Waited && r.syncWait && len(r.asyncWaits) == 0 && !p.CopyPipe
+		if !p.ReadPipe || r.syncRead || len(r.asyncReads) == 0 || p.Waited && !waitNoCopy || p.ProcWait != "" ||
+			len(r.asyncWaits) > 0 || len(p.Escapes) > 0 || len(p.Creations) == 0 || ps.exported(r) {
 			continue
 		}
 		started := false
@@ -44,9 +58,9 @@ func (ps *pkgState) readsFree() {
 		var where []string
 		ok := true
 		for _, body := range r.asyncReads {
-			if ps.waitGroupDone(body) != "" {
-				ok = false
-			}
+			at, bounded := ps.groupAwaits(body)
+			ok = ok && bounded
+			where = append(where, at...)
 			for _, ch := range ps.signalled(body) {
 				at, bounded, _ := ps.awaits(ch)
 				ok = ok && bounded
@@ -56,10 +70,94 @@ func (ps *pkgState) readsFree() {
 		if !ok {
 			continue
 		}
-		why := "cmd.Wait is never called, and the pipe is read only in goroutines nothing waits for"
+		why := "the pipe is read only in goroutines nothing waits for"
 		if len(where) > 0 {
-			why = "cmd.Wait is never called, and the pipe is read only in goroutines every wait for which has a timeout or a default (" + strings.Join(uniq(where), ", ") + ")"
+			why = "the pipe is read only in goroutines every wait for which has a timeout or a default (" + strings.Join(uniq(where), ", ") + ")"
+		}
+		if waitNoCopy {
+			why += ", and cmd.Wait, with nothing to copy, closes it once the direct child exits"
+		} else {
+			why = "cmd.Wait is never called, and " + why
 		}
 		p.ReadsFree = why + ": no call blocks on the reads"
 	}
+}
+
+// groupAwaits follows the WaitGroups whose Done body calls (a reading
+// goroutine's `defer wg.Done()`) to their Waits: each must stand in a
+// goroutine literal of its own (`go func() { wg.Wait(); close(lines) }()`)
+// whose signals are awaited with a bound. A Wait anywhere else waits
+// for the reads with none.
+func (ps *pkgState) groupAwaits(body *ast.BlockStmt) (where []string, bounded bool) {
+	info := ps.pass.TypesInfo
+	bounded = true
+	inspectOuter(body, func(n ast.Node) {
+		wg := waitGroupCall(info, n, "Done")
+		if wg == nil || !bounded {
+			return
+		}
+		for _, f := range ps.pass.Files {
+			var stack []ast.Node
+			ast.Inspect(f, func(n ast.Node) bool {
+				if n == nil {
+					stack = stack[:len(stack)-1]
+					return true
+				}
+				stack = append(stack, n)
+				if waitGroupCall(info, n, "Wait") != wg {
+					return true
+				}
+				lit := goLit(stack)
+				if lit == nil {
+					bounded = false
+					return true
+				}
+				for _, ch := range ps.signalled(lit.Body) {
+					at, b, _ := ps.awaits(ch)
+					bounded = bounded && b
+					where = append(where, at...)
+				}
+				return true
+			})
+		}
+	})
+	return where, bounded
+}
+
+// waitGroupCall returns the WaitGroup variable (or field) whose method
+// name n calls, if it is one.
+func waitGroupCall(info *types.Info, n ast.Node, name string) *types.Var {
+	c, ok := n.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return nil
+	}
+	if fn, _ := info.Uses[sel.Sel].(*types.Func); !methodOf(fn, "sync", "WaitGroup") {
+		return nil
+	}
+	return varOf(info, sel.X)
+}
+
+// goLit returns the function literal a go statement starts that
+// encloses the node at the top of stack, if the innermost literal
+// around it is one.
+func goLit(stack []ast.Node) *ast.FuncLit {
+	for i := len(stack) - 2; i >= 0; i-- {
+		lit, ok := stack[i].(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		if i >= 2 {
+			if c, ok := stack[i-1].(*ast.CallExpr); ok && c.Fun == lit {
+				if _, ok := stack[i-2].(*ast.GoStmt); ok {
+					return lit
+				}
+			}
+		}
+		return nil
+	}
+	return nil
 }

@@ -203,7 +203,7 @@ type props struct {
 	CancelLocks  []string // the mutexes its function holds there (lock_held.go)
 	ProcKept     string   // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
 	WaitFree     string   // no call blocks on cmd.Wait: why (wait_free.go)
-	ReadsFree    string   // no call blocks on the reads of the pipe, and Wait is never called: why (reads_free.go)
+	ReadsFree    string   // no call blocks on the reads of the pipe, nor Wait on them: why (reads_free.go)
 	ScannedOnce  string   // the pipe is scanned one token a call, never to EOF: how (scanned_once.go)
 	WaitOpen     string   // cmd.Wait runs only in goroutines, one of whose signals may be awaited with no bound: how
 }

@@ -37,7 +37,8 @@ func (w *walker) block(list []ast.Stmt) {
 // kills recorded in it carry that arm (see here and alternative).
 func (w *walker) arm(node ast.Node, i int, f func()) {
 	w.branch = append(w.branch, branchStep{node: node, arm: i})
-	gone, found := len(w.pgidGone), len(w.pgidFound)
+	gone, found, waited := len(w.pgidGone), len(w.pgidFound), len(w.waitedSync)
+	w.returned = false
 	if x := w.pgidFailed(node, i); x != nil {
 		w.pgidGone = append(w.pgidGone, x)
 	}
@@ -45,6 +46,7 @@ func (w *walker) arm(node ast.Node, i int, f func()) {
 		w.pgidFound = append(w.pgidFound, pgidCheck{x, w.cur.id})
 	}
 	f()
+	w.armDone(waited)
 	w.pgidGone = w.pgidGone[:gone]
 	w.pgidFound = w.pgidFound[:found]
 	w.branch = w.branch[:len(w.branch)-1]
@@ -61,6 +63,7 @@ func (w *walker) arm(node ast.Node, i int, f func()) {
 // execcheck follows.
 func (w *walker) stmt(s ast.Stmt) {
 	w.pos = s.Pos()
+	defer w.stmtDone(s, len(w.armWaited))
 	switch s := s.(type) {
 	case *ast.BlockStmt:
 		w.block(s.List)
@@ -167,7 +170,10 @@ func (w *walker) stmt(s ast.Stmt) {
 	case *ast.GoStmt:
 		w.goNext, _ = ast.Unparen(s.Call.Fun).(*ast.FuncLit)
 		w.inGo++
+		prevGo := w.goCall
+		w.goCall = s.Call
 		w.call(s.Call)
+		w.goCall = prevGo
 		w.inGo--
 	case *ast.DeferStmt:
 		w.inDefer++

@@ -216,6 +216,8 @@ type walker struct {
 	untilDone   []string                                // after a select that returns once the command ended: the kills wait on it (state_guard.go)
 	finished    []*instance                             // commands whose run or Wait came before, in the function walked (state_guard.go)
 	waitedSync  []*instance                             // those whose run or Wait came before outside any goroutine (after_wait.go)
+	armWaited   []*instance                             // waited on an arm of the statement walked, for after it (after_wait.go)
+	returned    bool                                    // the statement last walked was a return (after_wait.go)
 
 	joins   []joinRec // the joins walked so far (wait_aside.go)
 	results []value   // returned, per result index (merged)
@@ -237,6 +239,7 @@ type walker struct {
 	watchNext   bool           // the next function literal walked is context.AfterFunc's
 	laterNext   bool           // the next function literal walked runs later, on its own: an AfterFunc's (pipe_reads.go)
 	goNext      *ast.FuncLit   // the literal a go statement calls, walked next (watch_end.go)
+	goCall      *ast.CallExpr  // the call of the go statement walked (noteRead)
 	later       map[int]bool   // the scopes of such literals
 	timerNext   string         // the next function literal walked is time.AfterFunc's, so called (timer_kill.go)
 	timers      map[int]string // the scopes of such literals, and their calls
