@@ -45,6 +45,10 @@ func (w *walker) noteRead(x *instance) {
 		// Read in the arguments of `go scan(bufio.NewScanner(stdout))`:
 		// the goroutine scans it (dex's runner).
 		r.asyncReads = append(r.asyncReads, w.ps.calledBody(w.goCall))
+	case w.inGo == 0 && w.cur == w.top && w.fn != nil && w.ps.goStartedWithCmd(w.fn) && w.ps.decls[w.fn] != nil:
+		// A function only ever started by go (`go in.read()`) reads in
+		// that goroutine.
+		r.asyncReads = append(r.asyncReads, w.ps.decls[w.fn].Body)
 	default:
 		r.syncRead = true
 	}

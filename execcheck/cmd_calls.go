@@ -46,6 +46,9 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			if r := a.pipe.root(); r.p.ScannedOnce == "" {
 				r.p.ScannedOnce = fmt.Sprintf("its %s pipe is scanned one token a call (the scanner made at %s), never to EOF: Wait closes it once the direct child exits", cmp.Or(a.what, "output"), w.ps.where(c.Pos()))
 			}
+		case w.storedPipeParam(fn, i) != nil:
+			// Only stored in a field: read where the field is (pipe_stored.go).
+			w.keepPipe(w.storedPipeParam(fn, i), a)
 		case isFunctionNamed(fn, "io", "ReadFull", "ReadAtLeast"):
 		case fn != nil && w.ps.readsInGoroutine(fn, i, w.pos == c.Pos()):
 			// Read in a goroutine the helper starts (reads_aside.go).

@@ -41,6 +41,7 @@ func TestFamilies(t *testing.T) {
 		"leafflags",
 		"tempscript",
 		"idlekill",
+		"storedfield",
 		"funcvar",
 		"handlerlit",
 		"pipeclosed",

@@ -42,7 +42,8 @@ func (ps *pkgState) readsFree() {
 		// direct child exits and closes the pipe: it does not wait for
 		// the reads (dex's idle timer: Kill, then Wait).
 		waitNoCopy := p.Waited && r.syncWait && len(r.asyncWaits) == 0 && !p.CopyPipe
-		if !p.ReadPipe || r.syncRead || len(r.asyncReads) == 0 || p.Waited && !waitNoCopy || p.ProcWait != "" ||
+		// cmd.Process.Wait waits for the process alone.
+		if !p.ReadPipe || r.syncRead || len(r.asyncReads) == 0 || p.Waited && !waitNoCopy ||
 			len(r.asyncWaits) > 0 || len(p.Escapes) > 0 || len(p.Creations) == 0 || ps.exported(r) {
 			continue
 		}

@@ -254,6 +254,16 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 		}
 		w.applyProps(a.inst, p, c, via, argExpr)
 	}
+	if fn.Pkg() == w.ps.pass.Pkg {
+		// A parameter only stored in a field (a constructor's
+		// &PluginInstance{cmd: e}): what the package does through the
+		// field is done to the command passed.
+		for i, h := range s.held {
+			if a := argVal(i); a.inst != nil && s.Params[i] == nil {
+				join(h, a.inst)
+			}
+		}
+	}
 	for i, ks := range s.PidParams {
 		a := argVal(i)
 		if a.pid == nil {
