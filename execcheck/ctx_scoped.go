@@ -72,16 +72,24 @@ func (w *walker) bodyWalked() *ast.BlockStmt {
 // usesOf calls f for each use of obj in body (a function's body or a
 // whole file), with the nodes from body down to it.
 func (w *walker) usesOf(body ast.Node, obj types.Object, f func(id *ast.Ident, stack []ast.Node)) {
+	inspectStack(body, func(stack []ast.Node) {
+		if id, ok := stack[len(stack)-1].(*ast.Ident); ok && w.info.Uses[id] == obj {
+			f(id, stack)
+		}
+	})
+}
+
+// inspectStack calls f for every node under root, with the path from
+// root to it (the node last).
+func inspectStack(root ast.Node, f func(stack []ast.Node)) {
 	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(root, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
 		}
 		stack = append(stack, n)
-		if id, ok := n.(*ast.Ident); ok && w.info.Uses[id] == obj {
-			f(id, stack)
-		}
+		f(stack)
 		return true
 	})
 }

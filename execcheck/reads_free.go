@@ -98,27 +98,20 @@ func (ps *pkgState) groupAwaits(body *ast.BlockStmt) (where []string, bounded bo
 			return
 		}
 		for _, f := range ps.pass.Files {
-			var stack []ast.Node
-			ast.Inspect(f, func(n ast.Node) bool {
-				if n == nil {
-					stack = stack[:len(stack)-1]
-					return true
-				}
-				stack = append(stack, n)
-				if waitGroupCall(info, n, "Wait") != wg {
-					return true
+			inspectStack(f, func(stack []ast.Node) {
+				if waitGroupCall(info, stack[len(stack)-1], "Wait") != wg {
+					return
 				}
 				lit := goLit(stack)
 				if lit == nil {
 					bounded = false
-					return true
+					return
 				}
 				for _, ch := range ps.signalled(lit.Body) {
 					at, b, _ := ps.awaits(ch)
 					bounded = bounded && b
 					where = append(where, at...)
 				}
-				return true
 			})
 		}
 	})

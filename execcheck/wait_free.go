@@ -241,22 +241,16 @@ func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []
 		open = v.Name() + " is exported: its receivers elsewhere are not seen"
 	}
 	for _, f := range ps.pass.Files {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, n)
-			e, ok := n.(ast.Expr)
+		inspectStack(f, func(stack []ast.Node) {
+			e, ok := stack[len(stack)-1].(ast.Expr)
 			if !ok || varOf(info, e) != v || isDefOrStore(stack) {
-				return true
+				return
 			}
 			if sel, ok := stack[max(len(stack)-2, 0)].(*ast.SelectorExpr); ok && sel.Sel == e {
-				return true // counted as the selector
+				return // counted as the selector
 			}
 			if kv, ok := stack[max(len(stack)-2, 0)].(*ast.KeyValueExpr); ok && kv.Key == e {
-				return true // a composite literal's key: the store of its value
+				return // a composite literal's key: the store of its value
 			}
 			if f := storedIn(info, stack); f != nil {
 				if !seen[f] {
@@ -266,7 +260,7 @@ func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []
 						bounded, open = false, o
 					}
 				}
-				return true
+				return
 			}
 			switch use := useOf(info, stack); use {
 			case useSignal:
@@ -278,7 +272,6 @@ func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []
 					open = openUse(stack, v.Name(), ps.where(e.Pos()))
 				}
 			}
-			return true
 		})
 	}
 	return where, bounded, open
