@@ -32,6 +32,14 @@ func sigNumber(n int64) sigKind {
 	switch n {
 	case 0:
 		return sigProbe
+	case 17, 18, 19, 20, 21, 22, 28:
+		// SIGCHLD, SIGCONT, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU and
+		// SIGWINCH on Linux; SIGSTOP, SIGTSTP, SIGCONT, SIGCHLD, SIGTTIN,
+		// SIGTTOU and SIGWINCH on darwin and the BSDs: they stop, resume
+		// or are ignored, and end no process. Like a probe, they kill
+		// nothing (minecraft-server-hibernation's ProcTreeResume, a
+		// group SIGCONT, was taken for a group kill).
+		return sigProbe
 	case 9:
 		return sigKill
 	case 2, 3:

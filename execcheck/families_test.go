@@ -42,6 +42,7 @@ func TestFamilies(t *testing.T) {
 		"tempscript",
 		"idlekill",
 		"storedfield",
+		"resume",
 		"funcvar",
 		"handlerlit",
 		"pipeclosed",

@@ -22,6 +22,7 @@ package execcheck
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 )
@@ -97,6 +98,13 @@ func (ps *pkgState) groupAwaits(body *ast.BlockStmt) (where []string, bounded bo
 		if wg == nil || !bounded {
 			return
 		}
+		if !ps.privateLocal(wg) {
+			// A parameter, a field, or a local whose address is passed
+			// on (che's `go streamPipe(&wg, ...)`): its Waits may be
+			// anywhere.
+			bounded = false
+			return
+		}
 		for _, f := range ps.pass.Files {
 			inspectStack(f, func(stack []ast.Node) {
 				if waitGroupCall(info, stack[len(stack)-1], "Wait") != wg {
@@ -154,4 +162,37 @@ func goLit(stack []ast.Node) *ast.FuncLit {
 		return nil
 	}
 	return nil
+}
+
+// privateLocal reports whether v is a local variable declared in a
+// function body (var or :=), never a parameter, whose address is never
+// taken: all its uses are in the package's files, by that name.
+func (ps *pkgState) privateLocal(v *types.Var) bool {
+	if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == ps.pass.Pkg.Scope() {
+		return false
+	}
+	info := ps.pass.TypesInfo
+	declared, addressed := false, false
+	for _, f := range ps.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for _, id := range n.Names {
+					declared = declared || info.Defs[id] == v
+				}
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok && n.Tok == token.DEFINE {
+						declared = declared || info.Defs[id] == v
+					}
+				}
+			case *ast.UnaryExpr:
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+					addressed = addressed || info.Uses[id] == v
+				}
+			}
+			return true
+		})
+	}
+	return declared && !addressed
 }

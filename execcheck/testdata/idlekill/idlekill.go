@@ -4,6 +4,7 @@ package idlekill
 
 import (
 	"bufio"
+	"io"
 	"os/exec"
 	"sync"
 	"time"
@@ -15,7 +16,7 @@ func Run(name string, args []string, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\)\); Wait returns in bounded time \(the pipe is read only in goroutines every wait for which has a timeout or a default \(idlekill.go:37\), and cmd.Wait, with nothing to copy, closes it once the direct child exits`
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\)\); Wait returns in bounded time \(the pipe is read only in goroutines every wait for which has a timeout or a default \(idlekill.go:38\), and cmd.Wait, with nothing to copy, closes it once the direct child exits`
 		return err
 	}
 	lines := make(chan string)
@@ -114,5 +115,33 @@ func Scanned(name string, timeout time.Duration) error {
 			cmd.Wait()
 			return nil
 		}
+	}
+}
+
+// Streamed reads through a declared function given the group by
+// address, as che's streamPipe(&wg, ...): the group's Wait may be
+// anywhere, and here it precedes cmd.Wait with no bound.
+func Streamed(name string) error {
+	cmd := exec.Command(name)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	t := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	defer t.Stop()
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go stream(&wg, stdout)
+	wg.Wait()
+	return cmd.Wait()
+}
+
+func stream(wg *sync.WaitGroup, r io.Reader) {
+	defer wg.Done()
+	s := bufio.NewScanner(r)
+	for s.Scan() {
 	}
 }
