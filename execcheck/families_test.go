@@ -216,6 +216,7 @@ func TestTempScript(t *testing.T) {
 	checkSites(t, "tempscript", map[int]siteWant{
 		28: {execcheck.OK, `sh -c "sleep 30 & echo $! > {pidFile}; wait" waits for its background jobs`, false},
 		36: {execcheck.OK, `sh -c "trap '' TERM; touch {started}; while true; do sleep 1; done" starts no background job`, false},
+		70: {execcheck.OK, `sh -c "sleep 30 & echo $! > {pidFile}; touch {started}; wait" waits for its background jobs`, false},
 	})
 }
 

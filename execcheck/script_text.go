@@ -48,11 +48,13 @@ func (w *walker) scriptText(e ast.Expr, depth int) (string, bool) {
 		if x.Op != token.ADD {
 			return "", false
 		}
-		l, ok := w.scriptPart(x.X, depth+1)
+		// A chain of + nests as deep as it is long: depth counts only
+		// the locals followed.
+		l, ok := w.scriptPart(x.X, depth)
 		if !ok {
 			return "", false
 		}
-		r, ok := w.scriptPart(x.Y, depth+1)
+		r, ok := w.scriptPart(x.Y, depth)
 		return l + r, ok
 	case *ast.CallExpr:
 		fn, ok := typeutil.Callee(w.info, x).(*types.Func)
@@ -76,7 +78,7 @@ func (w *walker) scriptText(e ast.Expr, depth int) (string, bool) {
 			if len(args) == 0 || strings.ContainsAny(verb, "*[") {
 				return "", false
 			}
-			part, ok := w.scriptPart(args[0], depth+1)
+			part, ok := w.scriptPart(args[0], depth)
 			if !ok {
 				return "", false
 			}

@@ -58,3 +58,14 @@ func Detached(t *testing.T, ctx context.Context) error {
 	groupKill(cmd)
 	return cmd.Run() // want `runs setsid`
 }
+
+// Long: rimba's script, five operands of +.
+func Long(t *testing.T, ctx context.Context) error {
+	dir := t.TempDir()
+	started := filepath.Join(dir, "started")
+	pidFile := filepath.Join(dir, "pid")
+	command := "sleep 30 & echo $! > " + pidFile + "; touch " + started + "; wait"
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	groupKill(cmd)
+	return cmd.Run()
+}
