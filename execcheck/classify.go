@@ -34,6 +34,7 @@ type reach struct {
 	nothing   bool
 	groupKill string // why it kills the group
 	watch     bool   // a group kill comes with the cancel of a context
+	afterWait bool   // a group SIGKILL comes after every Wait returned
 	job       string // why it sends the group a signal background jobs ignore
 	unknown   string
 }
@@ -67,6 +68,7 @@ func reachOf(effs []effect, p *props) reach {
 		case e.Group && (e.Sig == sigKill || e.Sig == sigOther):
 			groupKills = append(groupKills, e)
 			r.watch = r.watch || e.Watch
+			r.afterWait = r.afterWait || e.AfterWait && e.Sig == sigKill
 		case e.Group && e.Sig == sigJob:
 			jobs = append(jobs, e)
 		case e.Group:
@@ -229,9 +231,11 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			return v
 		}
 	}
-	if ctxPath != nil && handPath != nil && handPath.watch && handPath.direct == "" && !p.CancelSet && !p.Applied {
+	if ctxPath != nil && handPath != nil && (handPath.watch || handPath.afterWait) && handPath.direct == "" && !p.CancelSet && !p.Applied {
 		// The default Cancel's kill of the direct child comes with a
-		// group kill by hand that watches the cancel: it takes nothing.
+		// group kill by hand that watches the cancel, or that follows
+		// every Wait (bounded here, or dropAfterWait had dropped it):
+		// the Wait the kill of the child ends is followed by the group's.
 		ctxPath = nil
 	}
 

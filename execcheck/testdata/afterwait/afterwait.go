@@ -62,3 +62,35 @@ func Bounded(ctx context.Context, command string) (string, error) {
 	err := cmdWait(cmd)
 	return out.String(), err
 }
+
+func killGroup(cmd *exec.Cmd) { // want killGroup:`execcheck\[param 0: \[kills\(group:KILL\)\]\]`
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// DefaultCancel (reduced from a build tool's runner): the default
+// Cancel kills only bash, WaitDelay bounds Run, and the group kill after
+// every Run then ends what bash left: a cancel reaches the whole group.
+func DefaultCancel(ctx context.Context, command string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Stdout = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	killGroup(cmd)
+	return out.String(), err
+}
+
+// DefaultCancelUnbounded: with no WaitDelay, Run waits for a job
+// that holds the buffer's pipe, and the kill after it never comes.
+func DefaultCancelUnbounded(ctx context.Context, command string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Stdout = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err := cmd.Run() // want `^hang: `
+	killGroup(cmd)
+	return out.String(), err
+}
