@@ -79,12 +79,16 @@ func TestFamilies(t *testing.T) {
 }
 
 // TestProcessKept: a process kept where execcheck does not follow a kill
-// (sent on a channel) makes the site unknown, not "ok: no cancel"; one
-// kept in an atomic.Pointer[os.Process] is followed to its kill.
+// (sent on a channel from an exported function) makes the site unknown,
+// not "ok: no cancel"; one kept in an atomic.Pointer[os.Process], or sent
+// on a channel the package receives from, is followed to its kill.
 func TestProcessKept(t *testing.T) {
 	checkSites(t, "prockept", map[int]siteWant{
 		106: {execcheck.Unknown, "cmd.Process", false},
 		59:  {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-p.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		// chan.go: sent on a channel the package receives from, kept in
+		// a field and killed through it.
+		52: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-j.process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 	})
 }
 

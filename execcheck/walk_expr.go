@@ -59,6 +59,9 @@ func (w *walker) eval(e ast.Expr) value {
 				w.joinReads(e)
 			}
 			w.watchDone(e)
+			if pv, ok := w.receivedProc(e.X); ok {
+				return pv
+			}
 			return v
 		case token.AND:
 			return v

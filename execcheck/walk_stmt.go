@@ -121,6 +121,13 @@ func (w *walker) stmt(s ast.Stmt) {
 		w.loops--
 	case *ast.RangeStmt:
 		v := w.eval(s.X)
+		if id, ok := s.Key.(*ast.Ident); ok {
+			if pv, ok := w.receivedProc(s.X); ok {
+				if obj := w.info.ObjectOf(id); obj != nil {
+					w.env[obj] = pv // for p := range procs, a channel
+				}
+			}
+		}
 		if id, ok := s.Value.(*ast.Ident); ok && v.proc != nil && isProcs(w.info.TypeOf(s.X)) {
 			// for _, p := range procs: each p is a process kept there.
 			if obj := w.info.ObjectOf(id); obj != nil && isProcess(obj.Type()) {
@@ -193,7 +200,9 @@ func (w *walker) stmt(s ast.Stmt) {
 				w.escape(v.inst, "sent on a channel")
 			}
 		}
-		w.procLost(s.Value, v)
+		if !w.sendProc(s.Chan, v) {
+			w.procLost(s.Value, v)
+		}
 	case *ast.IncDecStmt:
 		w.eval(s.X)
 	}
