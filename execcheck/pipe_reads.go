@@ -33,23 +33,45 @@ func (w *walker) readInLoop(recv value, fn *types.Func, c *ast.CallExpr) {
 // in a function literal that runs apart from the reads (a goroutine's, a
 // timer's or context.AfterFunc's: not a deferred call, not a callback
 // called where it stands, not after a read in the same literal): the
-// reads end when it comes, as they do when Wait closes the pipe.
+// reads end when it comes, as they do when Wait closes the pipe. In a
+// closure bound to a name, the Close waits for the closure's call
+// (agentsdk-go's closePipes, called by the goroutine that watches the
+// context).
 func (w *walker) closedByHand(recv value, fn *types.Func, c *ast.CallExpr) {
-	if recv.pipe == nil || fn == nil || fn.Name() != "Close" || w.cur == w.top || w.inDefer > 0 {
+	if recv.pipe == nil || fn == nil || fn.Name() != "Close" {
 		return
 	}
-	if w.inGo == 0 && !w.later[w.cur.id] {
+	w.pipeClose(recv.pipe, c)
+}
+
+// pipeClose records the Close c of the pipe x where the walk stands.
+func (w *walker) pipeClose(x *instance, c *ast.CallExpr) {
+	if w.cur == w.top || w.inDefer > 0 {
 		return
 	}
-	r := recv.pipe.root()
+	r := x.root()
 	for _, rd := range w.reads {
 		if rd.inst.root() == r && rd.scope == w.cur.id {
 			return
 		}
 	}
+	if w.inGo == 0 && !w.later[w.cur.id] {
+		if w.deferTo != nil {
+			w.deferTo.closes = append(w.deferTo.closes, pipeCloseAt{x, c})
+		}
+		return
+	}
 	if r.p.PipeClosed == "" {
 		r.p.PipeClosed = fmt.Sprintf("%s (%s), in a function literal apart from the reads, closes the pipe by hand: the reads end then", types.ExprString(c), w.ps.where(c.Pos()))
+		r.p.PipeClosedIn = w.cur.id
 	}
+}
+
+// pipeCloseAt is a Close of an output pipe a closure makes, kept for the
+// closure's call.
+type pipeCloseAt struct {
+	pipe *instance
+	call *ast.CallExpr
 }
 
 // pipeResult is a result of a function that is an output pipe of a

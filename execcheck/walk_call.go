@@ -141,7 +141,7 @@ func (w *walker) call(c *ast.CallExpr) []value {
 func (w *walker) passedOn(c *ast.CallExpr, fn *types.Func, args []value, dynamic bool) {
 	name := types.ExprString(c.Fun)
 	for _, a := range args {
-		if a.fn != nil && a.fn.sc != nil && len(a.fn.effects) > 0 {
+		if a.fn != nil && a.fn.sc != nil && (len(a.fn.effects) > 0 || len(a.fn.closes) > 0) {
 			w.callFn(a.fn, nil, nil, c)
 		}
 		if a.inst != nil && dynamic {

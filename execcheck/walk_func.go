@@ -137,6 +137,9 @@ func (w *walker) callFn(f *fnVal, args []value, argExprs []ast.Expr, c *ast.Call
 		}
 		w.record(t.inst, e, cs)
 	}
+	for _, pc := range f.closes {
+		w.pipeClose(pc.pipe, pc.call)
+	}
 	if f.named != nil && args == nil {
 		if s := w.ps.summaryOf(f.named); s != nil {
 			for _, e := range s.allKills() {

@@ -143,6 +143,7 @@ type fnVal struct {
 	params   map[int]*instance // a closure's command parameters
 	results  []value           // what a closure returns
 	lit      *ast.FuncLit      // a field's literal, walked at its call (field_funcs.go)
+	closes   []pipeCloseAt     // Closes of output pipes, made at its call (pipe_reads.go)
 }
 
 // targeted is a kill a closure makes, kept for its call (callFn): of

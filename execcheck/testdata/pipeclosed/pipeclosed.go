@@ -10,7 +10,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
+	"sync"
 	"time"
 )
 
@@ -98,5 +101,79 @@ func Ranged(ctx context.Context, prog string, each func(func())) error {
 		fmt.Println(sc.Text())
 	}
 	each(func() { _ = stdout.Close() })
+	return cmd.Wait()
+}
+
+// OnceWatcher (reduced from an agent SDK's bash tool): the watcher
+// closes both pipes through a local closure and a sync.Once when the
+// context is done; the reads, joined before Wait, end then.
+func OnceWatcher(ctx context.Context, command string) error {
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child .*closes the pipe by hand: the reads end then`
+		return err
+	}
+	var once sync.Once
+	closePipes := func() {
+		once.Do(func() {
+			_ = stdout.Close()
+			_ = stderr.Close()
+		})
+	}
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			closePipes()
+		case <-stop:
+		}
+	}()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		consume(stdout)
+	}()
+	go func() {
+		defer wg.Done()
+		consume(stderr)
+	}()
+	wg.Wait()
+	close(stop)
+	return cmd.Wait()
+}
+
+func consume(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		fmt.Fprintln(os.Stdout, sc.Text())
+	}
+}
+
+// ClosureAfterReads: the same closure, called only where the function
+// stands, after the reads and deferred: no bound.
+func ClosureAfterReads(ctx context.Context, command string) error {
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF`
+		return err
+	}
+	var once sync.Once
+	closePipe := func() {
+		once.Do(func() { _ = stdout.Close() })
+	}
+	defer closePipe()
+	consume(stdout)
+	closePipe()
 	return cmd.Wait()
 }
