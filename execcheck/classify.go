@@ -35,6 +35,7 @@ type reach struct {
 	groupKill string // why it kills the group
 	watch     bool   // a group kill comes with the cancel of a context
 	afterWait bool   // a group SIGKILL comes after every Wait returned
+	quiet     bool   // a Cancel set that kills nothing
 	job       string // why it sends the group a signal background jobs ignore
 	unknown   string
 }
@@ -200,7 +201,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 
 	hand, leaderOnly := splitReaped(rs, p, hand)
 	hand = dropBesideReaped(hand, leaderOnly)
-	if !(pipe && (unbounded || p.waitHoldsCopy())) {
+	if !(pipe && (unbounded || p.waitHoldsCopy() || p.closedByWatch(hand))) {
 		// Wait returns when the direct child exits (nothing it waits
 		// for outlasts it): a watch that ends with Wait ends there too.
 		var ended []effect
@@ -220,7 +221,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		}
 		r := reachOf(effs, p)
 		if r.nothing && p.CancelSet {
-			r.direct = p.CancelWhy + " kills nothing"
+			r.direct, r.quiet = p.CancelWhy+" kills nothing", true
 		}
 		ctxPath = &r
 	}
@@ -231,11 +232,13 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			return v
 		}
 	}
-	if ctxPath != nil && handPath != nil && (handPath.watch || handPath.afterWait) && handPath.direct == "" && !p.CancelSet && !p.Applied {
-		// The default Cancel's kill of the direct child comes with a
-		// group kill by hand that watches the cancel, or that follows
-		// every Wait (bounded here, or dropAfterWait had dropped it):
-		// the Wait the kill of the child ends is followed by the group's.
+	if ctxPath != nil && handPath != nil && (handPath.watch || handPath.afterWait) && handPath.direct == "" && (!p.CancelSet && !p.Applied || ctxPath.quiet) {
+		// The default Cancel's kill of the direct child (or a Cancel that
+		// kills nothing, leaving the cancel to the hand: multica's) comes
+		// with a group kill by hand that watches the cancel, or that
+		// follows every Wait (bounded here, or dropAfterWait had dropped
+		// it): the Wait the kill of the child ends is followed by the
+		// group's.
 		ctxPath = nil
 	}
 

@@ -168,12 +168,13 @@ type props struct {
 	WaitDelayWhy string
 	TimerKill    string // a group SIGKILL in a time.AfterFunc: it bounds a copy as WaitDelay does (timer_kill.go)
 
-	CopyPipe   bool // os/exec copies output through a pipe: Wait waits for EOF
-	CopyWhy    string
-	CopyParam  int  // > 0: every copied writer is this parameter (1-based), read at each call (copy_param.go); < 0: not one
-	ReadPipe   bool // StdoutPipe/StderrPipe read by the caller: WaitDelay does not close it
-	ReadWhy    string
-	PipeClosed string // the pipe is closed by hand apart from the reads (a timer, a watch): where (pipe_reads.go)
+	CopyPipe     bool // os/exec copies output through a pipe: Wait waits for EOF
+	CopyWhy      string
+	CopyParam    int  // > 0: every copied writer is this parameter (1-based), read at each call (copy_param.go); < 0: not one
+	ReadPipe     bool // StdoutPipe/StderrPipe read by the caller: WaitDelay does not close it
+	ReadWhy      string
+	PipeClosed   string // the pipe is closed by hand apart from the reads (a timer, a watch): where (pipe_reads.go)
+	PipeClosedIn int    // the scope of the function literal that closes it
 
 	StdoutSet, StderrSet bool
 
@@ -235,7 +236,9 @@ func (p *props) merge(q *props) {
 	if q.ReadPipe && !p.ReadPipe {
 		p.ReadPipe, p.ReadWhy = true, q.ReadWhy
 	}
-	p.PipeClosed = cmp.Or(p.PipeClosed, q.PipeClosed)
+	if p.PipeClosed == "" {
+		p.PipeClosed, p.PipeClosedIn = q.PipeClosed, q.PipeClosedIn
+	}
 	p.ScannedOnce = cmp.Or(p.ScannedOnce, q.ScannedOnce)
 	p.StdoutSet = p.StdoutSet || q.StdoutSet
 	p.StderrSet = p.StderrSet || q.StderrSet

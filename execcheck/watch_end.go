@@ -343,3 +343,20 @@ func splitUntilWait(hand []effect) (rest, ended []effect) {
 func (p *props) waitHoldsCopy() bool {
 	return p.readUnbounded() || p.CopyPipe && !p.WaitDelay
 }
+
+// closedByWatch reports whether the reads of the pipe, read until EOF
+// before Wait, end early only by a Close the watch in hand makes after
+// its kills (multica's: SIGTERM the group, SIGKILL it after a grace,
+// then close stdout): until a cancel, the reads last as long as any
+// descendant holds the pipe, and so do Wait and the watch.
+func (p *props) closedByWatch(hand []effect) bool {
+	if !p.ReadPipe || p.PipeClosed == "" || p.ReadsFree != "" || p.WaitAside != "" && p.WaitLate == "" {
+		return false
+	}
+	for _, e := range hand {
+		if e.UntilWait != "" && e.Group && e.scope == p.PipeClosedIn {
+			return true
+		}
+	}
+	return false
+}

@@ -9,6 +9,8 @@ package watch
 
 import (
 	"context"
+	"io"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -106,4 +108,89 @@ func Late(ctx context.Context, argv []string, stop <-chan struct{}) error {
 		}
 	}()
 	return cmd.Wait()
+}
+
+func signalGroup(p *os.Process, sig syscall.Signal) { // want signalGroup:`^execcheck\[pid param 0: group:sig\(param 1\), child:sig\(param 1\)\]$`
+	if err := syscall.Kill(-p.Pid, sig); err != nil {
+		_ = p.Signal(sig)
+	}
+}
+
+// QuietCancel is reduced from an agent daemon: Cancel kills nothing,
+// leaving the cancel to a watch that signals the group, SIGKILLs it if
+// it outlives a grace, then closes the pipe; the watch ends only when
+// Wait returns, after the reads. Was an orphan: "Cancel kills nothing".
+func QuietCancel(ctx context.Context, argv []string) error {
+	cmd := command(ctx, argv)
+	cmd.Cancel = func() error { return nil }
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	procDone := make(chan struct{})
+	go func() {
+		select {
+		case <-procDone:
+			return
+		case <-ctx.Done():
+		}
+		signalGroup(cmd.Process, syscall.SIGTERM)
+		if syscall.Kill(-cmd.Process.Pid, 0) == nil {
+			signalGroup(cmd.Process, syscall.SIGKILL)
+		}
+		_ = stdout.Close()
+	}()
+	_, _ = io.Copy(os.Stdout, stdout)
+	err = cmd.Wait()
+	close(procDone)
+	return err
+}
+
+// QuietCancelNoWatch: the same Cancel with no watch: a cancel kills
+// nothing, and WaitDelay's kill reaches only the direct child.
+func QuietCancelNoWatch(ctx context.Context, argv []string) error {
+	cmd := command(ctx, argv)
+	cmd.Cancel = func() error { return nil }
+	return cmd.Run() // want `^orphan: a cancel kills only the direct child \(Cancel = func\(\) \.\.\. kills nothing\)`
+}
+
+// WatchCloses is reduced from the same daemon's other agents: the watch
+// ends when Wait returns, and Wait comes after the reads of stdout,
+// which end early only by the watch's own Close after its kills: the
+// watch lasts as long as any descendant holds the pipe. Was a launcher.
+func WatchCloses(ctx context.Context, argv []string) error {
+	cmd := command(ctx, argv)
+	cmd.Cancel = func() error { return nil }
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	procDone := make(chan struct{})
+	go func() {
+		select {
+		case <-procDone:
+			return
+		case <-ctx.Done():
+		}
+		signalGroup(cmd.Process, syscall.SIGTERM)
+		select {
+		case <-procDone:
+		case <-time.After(5 * time.Second):
+			signalGroup(cmd.Process, syscall.SIGKILL)
+		}
+		_ = stdout.Close()
+	}()
+	errc := make(chan error, 1)
+	go func() {
+		_, _ = io.Copy(os.Stdout, stdout)
+		errc <- cmd.Wait()
+		close(procDone)
+	}()
+	return <-errc
 }
