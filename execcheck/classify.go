@@ -131,6 +131,7 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if rs.kind.policy() {
 		return policyVerdict(rs, p, plat)
 	}
+	p = runCopy(rs, p)
 	v := classifyRun(rs, p, plat)
 	if v.class == Launcher || v.class == Orphan {
 		v.reason += waitResultNote(p)

@@ -166,7 +166,7 @@ func (w *walker) cmdMethod(c *ast.CallExpr, name string, recv value, recvExpr as
 		return []value{{}}
 	case "Output", "CombinedOutput":
 		if !r.p.CopyPipe {
-			r.p.CopyPipe, r.p.CopyWhy = true, fmt.Sprintf("the output is collected by %s()", name)
+			r.p.CopyPipe, r.p.CopyWhy, r.p.OutputOnly = true, fmt.Sprintf("the output is collected by %s()", name), true
 		}
 		k := runOutput
 		if name == "CombinedOutput" {

@@ -198,6 +198,7 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 			return
 		}
 		p.CopyParam = w.copyParam(p, r)
+		p.OutputOnly = false
 		if !p.CopyPipe {
 			p.CopyPipe = true
 			what := "stdout"

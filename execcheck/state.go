@@ -169,6 +169,7 @@ type props struct {
 	TimerKill    string // a group SIGKILL in a time.AfterFunc: it bounds a copy as WaitDelay does (timer_kill.go)
 
 	CopyPipe     bool // os/exec copies output through a pipe: Wait waits for EOF
+	OutputOnly   bool // CopyPipe only from Output or CombinedOutput runs: not another run's (output_only.go)
 	CopyWhy      string
 	CopyParam    int  // > 0: every copied writer is this parameter (1-based), read at each call (copy_param.go); < 0: not one
 	ReadPipe     bool // StdoutPipe/StderrPipe read by the caller: WaitDelay does not close it
@@ -227,12 +228,14 @@ func (p *props) merge(q *props) {
 		p.WaitDelay, p.WaitDelayWhy = true, q.WaitDelayWhy
 	}
 	p.TimerKill = cmp.Or(p.TimerKill, q.TimerKill)
+	outputOnly := (!p.CopyPipe || p.OutputOnly) && (!q.CopyPipe || q.OutputOnly)
 	switch {
 	case q.CopyPipe && !p.CopyPipe:
 		p.CopyPipe, p.CopyWhy, p.CopyParam = true, q.CopyWhy, q.CopyParam
 	case q.CopyPipe && p.CopyParam != q.CopyParam:
 		p.CopyParam = -1
 	}
+	p.OutputOnly = p.CopyPipe && outputOnly
 	if q.ReadPipe && !p.ReadPipe {
 		p.ReadPipe, p.ReadWhy = true, q.ReadWhy
 	}
