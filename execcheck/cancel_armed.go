@@ -60,10 +60,14 @@ func (w *walker) noteRead(x *instance) {
 // outside any goroutine.
 func (w *walker) joinReads(e ast.Expr) {
 	w.joins = append(w.joins, joinRec{scope: w.cur.id, what: types.ExprString(e) + " at " + w.ps.where(e.Pos())})
+	// A deferred Wait of this body, in a goroutine or not, comes after
+	// (unless another arm of a select lets the body go on without it).
+	if !w.boundedRecv[e] {
+		w.joinedBeforeDeferred(types.ExprString(e) + " at " + w.ps.where(e.Pos()))
+	}
 	if w.inGo > 0 {
 		return
 	}
-	w.joinedBeforeDeferred(types.ExprString(e) + " at " + w.ps.where(e.Pos()))
 	for i := range w.reads {
 		w.reads[i].joined = true
 	}

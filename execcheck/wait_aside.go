@@ -53,6 +53,11 @@ func (w *walker) waitedAside(r *instance, c *ast.CallExpr, what string) {
 	}
 	if r.p.WaitAside == "" {
 		r.p.WaitAside = what + " (" + w.ps.where(c.Pos()) + ") runs in a goroutine apart from the reads of the pipe: it closes the pipe once the direct child exits"
+		if len(w.defers) > 0 {
+			// Deferred: it runs when its body ends, after any join the
+			// body makes first (joinedBeforeDeferred).
+			w.deferAside = append(w.deferAside, deferAside{inst: r, scope: w.defers[len(w.defers)-1].scope})
+		}
 	}
 }
 

@@ -168,6 +168,7 @@ func (w *walker) stmt(s ast.Stmt) {
 		w.stmt(s.Assign)
 		w.clauses(s, s.Body)
 	case *ast.SelectStmt:
+		w.boundSelect(s)
 		w.clauses(s, s.Body)
 		if g := w.untilFinished(s); g != "" {
 			w.untilDone = append(w.untilDone, g)

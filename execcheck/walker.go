@@ -236,16 +236,17 @@ type walker struct {
 	killFailed int          // walking the arm where a group kill failed (kill_failed.go)
 	pos        token.Pos    // the statement walked
 
-	watchAt     []effect       // receives from a context's Done (cancel_watch.go)
-	callsCancel bool           // the body walked calls a context.CancelFunc
-	watchNext   bool           // the next function literal walked is context.AfterFunc's
-	laterNext   bool           // the next function literal walked runs later, on its own: an AfterFunc's (pipe_reads.go)
-	goNext      *ast.FuncLit   // the literal a go statement calls, walked next (watch_end.go)
-	goCall      *ast.CallExpr  // the call of the go statement walked (noteRead)
-	later       map[int]bool   // the scopes of such literals
-	timerNext   string         // the next function literal walked is time.AfterFunc's, so called (timer_kill.go)
-	timers      map[int]string // the scopes of such literals, and their calls
-	bindNext    []value        // the next function literal walked is called with these arguments, here
+	watchAt     []effect          // receives from a context's Done (cancel_watch.go)
+	callsCancel bool              // the body walked calls a context.CancelFunc
+	watchNext   bool              // the next function literal walked is context.AfterFunc's
+	laterNext   bool              // the next function literal walked runs later, on its own: an AfterFunc's (pipe_reads.go)
+	goNext      *ast.FuncLit      // the literal a go statement calls, walked next (watch_end.go)
+	goCall      *ast.CallExpr     // the call of the go statement walked (noteRead)
+	later       map[int]bool      // the scopes of such literals
+	boundedRecv map[ast.Expr]bool // receives on a select's arms that another arm bounds (select_bounded.go)
+	timerNext   string            // the next function literal walked is time.AfterFunc's, so called (timer_kill.go)
+	timers      map[int]string    // the scopes of such literals, and their calls
+	bindNext    []value           // the next function literal walked is called with these arguments, here
 	reads       []readRec
 	nres        int // the number of results of the function being walked
 
