@@ -18,7 +18,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/exectest/exectest/blob/main/docs/execcheck.md",
 	Run:              run,
 	RunDespiteErrors: true,
-	FactTypes:        []analysis.Fact{new(funcFact)},
+	FactTypes:        []analysis.Fact{new(funcFact), new(goParamsFact)},
 	ResultType:       reflect.TypeFor[*Result](),
 }
 
@@ -69,6 +69,7 @@ type Result struct {
 
 func run(pass *analysis.Pass) (result any, err error) {
 	res := &Result{}
+	goParams := exportGoParams(pass)
 	execPkg := execPackage(pass)
 	if execPkg == nil {
 		// No run here, but kills other packages may call (kill_only.go).
@@ -94,6 +95,7 @@ func run(pass *analysis.Pass) (result any, err error) {
 		pipes:    map[*types.Var]*instance{},
 		pipeWhat: map[*types.Var]string{},
 	}
+	ps.goParams = goParams
 	ps.ignores = readIgnores(pass)
 	ps.ignores.reportBad(pass, pass.Files)
 	ps.ill = map[*types.Func]bool{}

@@ -55,6 +55,8 @@ func TestFamilies(t *testing.T) {
 		"testctx",
 		"waitfree",
 		"afterwait",
+		"goparams/lib",
+		"goparams",
 		"fieldfunc",
 		"pgidreaped",
 		"watchend",

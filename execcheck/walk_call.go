@@ -78,7 +78,15 @@ func (w *walker) call(c *ast.CallExpr) []value {
 		if isFunctionNamed(fn, "time", "AfterFunc") && i == 1 {
 			w.timerNext = "time.AfterFunc(" + types.ExprString(c.Args[0]) + ", ...) (" + w.ps.where(c.Pos()) + ")"
 		}
-		args[i] = w.eval(a)
+		if fl, ok := ast.Unparen(a).(*ast.FuncLit); ok && goParam(w.ps.pass, w.ps.goParams, c, i) {
+			// Run in a goroutine the callee starts: as `go func() {...}()`.
+			w.goNext = fl
+			w.inGo++
+			args[i] = w.eval(a)
+			w.inGo--
+		} else {
+			args[i] = w.eval(a)
+		}
 		w.watchNext, w.laterNext, w.timerNext = false, false, ""
 	}
 	if vals, ok := w.knownCall(c, fn, recv, recvExpr, methodExpr, args); ok {

@@ -47,6 +47,7 @@ type pkgState struct {
 	files        map[*types.Var]*fileState    // what the variables of interface type are assigned (file_vars.go)
 	kept         []keptIn                     // commands whose pid a field shared by several holds (pid_shared.go)
 	procChans    map[*types.Var]*types.Var    // local channels of *os.Process and the parameter they are passed as (proc_chan.go)
+	goParams     map[*types.Func][]int        // the function parameters its functions run in goroutines (go_params.go)
 	setInClosure map[types.Object]token.Pos   // locals a function literal sets (state_guard.go)
 	constLocal   map[*types.Var]string        // locals set once to a string constant (const_locals.go)
 	onceLocal    map[*types.Var]ast.Expr      // locals set once where declared, to that value (const_locals.go)
