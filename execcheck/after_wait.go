@@ -44,20 +44,3 @@ func (w *walker) stmtDone(s ast.Stmt, pending int) {
 	w.armWaited = w.armWaited[:pending]
 	_, w.returned = s.(*ast.ReturnStmt)
 }
-
-// endRecv reports whether comm, a select's case, receives from a channel
-// that tells a command's end (end_chans.go): mittnite's `case err :=
-// <-errChan:` beside `go func() { errChan <- cmd.Wait() }()`. The kills
-// on its arm come after Wait returned, as kills after a Wait in the body
-// do.
-func (w *walker) endRecv(comm ast.Stmt) bool {
-	if comm == nil {
-		return false
-	}
-	u := commRecv(comm)
-	if u == nil {
-		return false
-	}
-	obj := chanObj(w.info, u.X)
-	return obj != nil && w.endChans()[obj]
-}

@@ -35,7 +35,6 @@ type reach struct {
 	groupKill string // why it kills the group
 	watch     bool   // a group kill comes with the cancel of a context
 	afterWait bool   // a group SIGKILL comes after every Wait returned
-	afterSig  bool   // a group kill (any signal) comes after Wait returned
 	quiet     bool   // a Cancel set that kills nothing
 	job       string // why it sends the group a signal background jobs ignore
 	unknown   string
@@ -71,7 +70,6 @@ func reachOf(effs []effect, p *props) reach {
 			groupKills = append(groupKills, e)
 			r.watch = r.watch || e.Watch
 			r.afterWait = r.afterWait || e.AfterWait && e.Sig == sigKill
-			r.afterSig = r.afterSig || e.AfterWait
 		case e.Group && e.Sig == sigJob:
 			jobs = append(jobs, e)
 		case e.Group:
@@ -284,12 +282,6 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		}
 	}
 
-	if handPath != nil && handPath.direct != "" && handPath.afterSig && !(pipe && (unbounded || p.waitHoldsCopy())) {
-		// A kill of the direct child ends a Wait nothing else holds,
-		// and a group kill comes after it (mittnite: a group SIGTERM on
-		// the arm that receives Wait's result): the group is reached.
-		handPath.direct = ""
-	}
 	if plat == platNone {
 		return classifyNone(p)
 	}

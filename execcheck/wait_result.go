@@ -174,11 +174,6 @@ func mayLaunch(p *props) bool {
 // nothing are left once they are gone.
 func untilNote(hand []effect) string {
 	for _, e := range hand {
-		if e.Group && !e.Unknown && !e.Until && e.UntilWait == "" && e.AfterWait {
-			return "" // a group kill after Wait comes whatever held it
-		}
-	}
-	for _, e := range hand {
 		if e.Until && e.Group {
 			return " while Wait has not returned (it comes when " + e.OnResult + "); the program is taken to wait for its children"
 		}

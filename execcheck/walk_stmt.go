@@ -224,14 +224,7 @@ func (w *walker) clauses(node ast.Node, body *ast.BlockStmt) {
 				if c.Comm != nil {
 					w.stmt(c.Comm)
 				}
-				end := w.endRecv(c.Comm)
-				if end {
-					w.endArms++
-				}
 				w.block(c.Body)
-				if end {
-					w.endArms--
-				}
 			}
 		})
 	}

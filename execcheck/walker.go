@@ -245,7 +245,6 @@ type walker struct {
 	goCall      *ast.CallExpr     // the call of the go statement walked (noteRead)
 	later       map[int]bool      // the scopes of such literals
 	boundedRecv map[ast.Expr]bool // receives on a select's arms that another arm bounds (select_bounded.go)
-	endArms     int               // walking a select's arm that receives a command's end (after_wait.go)
 	timerNext   string            // the next function literal walked is time.AfterFunc's, so called (timer_kill.go)
 	timers      map[int]string    // the scopes of such literals, and their calls
 	bindNext    []value           // the next function literal walked is called with these arguments, here

@@ -94,36 +94,3 @@ func DefaultCancelUnbounded(ctx context.Context, command string) (string, error)
 	killGroup(cmd)
 	return out.String(), err
 }
-
-// supervised is reduced from a container init's job supervisor: its
-// own group, stdio files, Wait in a goroutine that sends its result;
-// the arm that receives it signals what is left of the group, and
-// Signal, for reloads and idle stops, signals the direct child only.
-type supervised struct{ cmd *exec.Cmd }
-
-func (j *supervised) Signal(sig syscall.Signal) {
-	_ = j.cmd.Process.Signal(sig)
-}
-
-func (j *supervised) run(ctx context.Context, argv []string) error {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	j.cmd = cmd
-	errc := make(chan error, 1)
-	go func() { errc <- cmd.Wait() }()
-	select {
-	case err := <-errc:
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		return err
-	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		return <-errc
-	}
-}
-
-// Idle stops the job by its direct child: the arm on Wait's result then
-// signals the group.
-func (j *supervised) Idle() { j.Signal(syscall.SIGTERM) }
