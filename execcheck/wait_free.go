@@ -27,6 +27,12 @@ import (
 // not. It reports whether it is in a goroutine.
 func (w *walker) noteWait(r *instance, call string) bool {
 	switch {
+	case len(w.paramGo) > 0 && w.paramGo[len(w.paramGo)-1] == w.inGo:
+		// In a goroutine another function starts (a task runner), whose
+		// end it may wait for where execcheck does not see: a call that
+		// waits, as where it stands.
+		r.syncWait = true
+		return false
 	case w.inGo > 0 && w.cur != w.top:
 		r.asyncWaits = append(r.asyncWaits, w.cur.body)
 	case w.inGo > 0:

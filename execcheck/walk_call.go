@@ -82,7 +82,9 @@ func (w *walker) call(c *ast.CallExpr) []value {
 			// Run in a goroutine the callee starts: as `go func() {...}()`.
 			w.goNext = fl
 			w.inGo++
+			w.paramGo = append(w.paramGo, w.inGo)
 			args[i] = w.eval(a)
+			w.paramGo = w.paramGo[:len(w.paramGo)-1]
 			w.inGo--
 		} else {
 			args[i] = w.eval(a)

@@ -245,6 +245,7 @@ type walker struct {
 	goCall      *ast.CallExpr     // the call of the go statement walked (noteRead)
 	later       map[int]bool      // the scopes of such literals
 	boundedRecv map[ast.Expr]bool // receives on a select's arms that another arm bounds (select_bounded.go)
+	paramGo     []int             // the inGo levels of goroutines another function starts with a literal (go_params.go)
 	timerNext   string            // the next function literal walked is time.AfterFunc's, so called (timer_kill.go)
 	timers      map[int]string    // the scopes of such literals, and their calls
 	bindNext    []value           // the next function literal walked is called with these arguments, here

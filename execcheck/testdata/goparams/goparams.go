@@ -5,6 +5,7 @@
 package goparams
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -88,4 +89,23 @@ func Awaited(argv []string, stop <-chan struct{}) error {
 	}()
 	lib.RunWait(func() { _, _ = io.Copy(os.Stdout, stdout) })
 	return cmd.Wait()
+}
+
+// Tasked: the run is in a literal lib.SafeGo starts in a goroutine, as
+// a task runner's task, whose end the runner may wait for where
+// execcheck does not see: its Wait is a call that waits, a hang.
+func Tasked(argv []string, stop <-chan struct{}) {
+	lib.SafeGo(func() {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait`
+			return
+		}
+		go func() {
+			<-stop
+			_ = cmd.Process.Kill()
+		}()
+		_ = cmd.Wait()
+	})
 }
