@@ -134,7 +134,7 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	p = runCopy(rs, p)
 	v := classifyRun(rs, p, plat)
 	if v.class == Launcher || v.class == Orphan {
-		v.reason += waitResultNote(p)
+		v.reason += waitResultNote(p, v.reason)
 	}
 	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
 		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
@@ -256,7 +256,10 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		if cp != nil && l.watch && !p.CancelSet && !p.Applied {
 			cp = nil // as for a watch by hand, above
 		}
-		if plat != platNone && (cp == nil || cp.nothing) && (handPath == nil || handPath.nothing) && l.groupKill != "" {
+		// A kill by hand of the direct child alone (goutils' interrupt
+		// before its grace) reaches none of the group the others miss.
+		handDirect := handPath != nil && handPath.direct != "" && handPath.groupKill == "" && handPath.unknown == "" && handPath.job == ""
+		if plat != platNone && (cp == nil || cp.nothing) && (handPath == nil || handPath.nothing || handDirect) && l.groupKill != "" {
 			why := pipeWhy
 			if p.ReadPipe && p.CopyPipe && byGetpgidOnly(leaderOnly) {
 				// The pipe read before Wait is read while the child is

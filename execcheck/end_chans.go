@@ -2,7 +2,8 @@ package execcheck
 
 // The channels that tell a command's end: closed, or sent to, after a
 // Wait (or Run) in the same body, or closed in a defer of a body that
-// waits (`go func() { child.err = cmd.Wait(); close(child.done) }()`).
+// waits (`go func() { child.err = cmd.Wait(); close(child.done) }()`),
+// directly or in a deferred function literal.
 // A select that polls one of them with a default (state_guard.go) tests
 // whether the command ended; one that polls a stop channel
 // (`case <-r.stopCh: return; default:`) tests nothing of the command.
@@ -43,6 +44,14 @@ func (w *walker) endChans() map[types.Object]bool {
 			case *ast.DeferStmt:
 				if closeOf(w.info, n.Call) != "" {
 					note(n.Call.Args[0])
+				}
+				// defer func() { if !restarted { close(p.managingCh) } }()
+				if fl, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+					inspectOuter(fl.Body, func(m ast.Node) {
+						if c, ok := m.(*ast.CallExpr); ok && closeOf(w.info, c) != "" {
+							note(c.Args[0])
+						}
+					})
 				}
 			case *ast.CallExpr:
 				if closeOf(w.info, n) != "" && n.Pos() > waitAt {

@@ -148,6 +148,39 @@ func (w *walker) untilFinished(s *ast.SelectStmt) string {
 	return ""
 }
 
+// graceArms says, for a select walked, which of its arms run only when
+// a command had not ended within a grace: those that wait for a timer,
+// beside an arm that receives from a channel the package closes or sends
+// to once a Wait returned (end_chans.go). goutils' Stop kills the group
+// on such an arm, and not once the direct child exited on its interrupt.
+// The string says why; nil and "" if no arm is such.
+func (w *walker) graceArms(s *ast.SelectStmt) (map[int]bool, string) {
+	var timers []int
+	done := ""
+	for i, c := range s.Body.List {
+		cc, ok := c.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			continue
+		}
+		recv := commRecv(cc.Comm)
+		switch {
+		case recv == nil:
+		case w.isTimer(recv.X):
+			timers = append(timers, i)
+		case done == "" && w.isReceive(recv) && w.endChans()[chanObj(w.info, recv.X)]:
+			done = types.ExprString(recv)
+		}
+	}
+	if done == "" || len(timers) == 0 {
+		return nil, ""
+	}
+	arms := map[int]bool{}
+	for _, i := range timers {
+		arms[i] = true
+	}
+	return arms, fmt.Sprintf("%s did not fire within the grace (the select at %s waits for it on another arm)", done, w.ps.where(s.Pos()))
+}
+
 // commRecv is the receive of a select's case: <-ch, v := <-ch, v = <-ch.
 func commRecv(s ast.Stmt) *ast.UnaryExpr {
 	var e ast.Expr

@@ -97,11 +97,12 @@ func (w *walker) waitCond(cond ast.Expr) string {
 
 // waitResultNote says, for a verdict that credits no kill after Wait,
 // which group kills by hand were left out because they run only on some
-// results of Wait; "" if none.
-func waitResultNote(p *props) string {
+// results of Wait, or only while it has not returned (a grace's kill
+// the reason does not name already); "" if none.
+func waitResultNote(p *props, reason string) string {
 	var notes []string
 	for _, e := range p.Kills {
-		if e.OnResult != "" && e.Group && !e.Until {
+		if e.OnResult != "" && e.Group && (!e.Until || !strings.Contains(reason, e.Why)) {
 			notes = append(notes, fmt.Sprintf("the group kill by hand (%s) comes only when %s", e.Why, e.OnResult))
 		}
 	}

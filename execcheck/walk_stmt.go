@@ -212,7 +212,15 @@ func (w *walker) stmt(s ast.Stmt) {
 // clauses walks the clauses of a switch, type switch or select, each as
 // an arm of node.
 func (w *walker) clauses(node ast.Node, body *ast.BlockStmt) {
+	var grace map[int]bool
+	why := ""
+	if s, ok := node.(*ast.SelectStmt); ok {
+		grace, why = w.graceArms(s)
+	}
 	for i, c := range body.List {
+		if grace[i] {
+			w.untilDone = append(w.untilDone, why)
+		}
 		w.arm(node, i, func() {
 			switch c := c.(type) {
 			case *ast.CaseClause:
@@ -227,6 +235,9 @@ func (w *walker) clauses(node ast.Node, body *ast.BlockStmt) {
 				w.block(c.Body)
 			}
 		})
+		if grace[i] {
+			w.untilDone = w.untilDone[:len(w.untilDone)-1]
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ func (s *server) start(argv []string) error {
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	s.cmd.Stdout = s.log
 	s.cmd.Stderr = s.log
-	return s.cmd.Start() // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-pgid, syscall.SIGTERM\)\) only while the direct child runs`
+	return s.cmd.Start() // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-pgid, syscall.SIGTERM\).*\) only while the direct child runs.*; the group kill by hand \(syscall.Kill\(-pgid, syscall.SIGKILL\)\) comes only when <-exited did not fire within the grace`
 }
 
 // terminate asks the group to stop.
@@ -42,7 +42,8 @@ func (s *server) terminate() error { // want terminate:`^execcheck\[kills: group
 // is gone. It was a hang ("a cancel kills only the direct child
 // (s.cmd.Process.Kill())"). Both group kills find the group by Getpgid
 // while a goroutine waits for the server, which reaps it once it exits:
-// they come only while it runs, and argv[0] may be a launcher.
+// they come only while it runs, and argv[0] may be a launcher. The
+// SIGKILL comes besides only if exited did not fire within the grace.
 func (s *server) stop(grace time.Duration) {
 	exited := make(chan error, 1)
 	go func() { exited <- s.cmd.Wait() }()

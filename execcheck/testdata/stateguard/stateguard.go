@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -306,4 +307,76 @@ func (p *poller) Kill() {
 	default:
 	}
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// managed is reduced from viamrobotics/goutils' managedProcess (after
+// its fix): Stop interrupts the direct child and kills the group only
+// on the timer's arm, beside the arm of managingCh, which manage closes
+// once Wait returned. A configured program that exits on the interrupt
+// leaves its group running.
+type managed struct {
+	name       string
+	cmd        *exec.Cmd
+	managingCh chan struct{}
+	restarted  bool
+}
+
+func (p *managed) Start() error {
+	cmd := exec.Command(p.name)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^launcher: a kill by hand reaches the group \(syscall.Kill\(-p.cmd.Process.Pid, syscall.SIGKILL\)\) only until Wait returns \(it comes only if <-p.managingCh did not fire within the grace \(the select at stateguard.go:\d+ waits for it on another arm\)\).*the program \(p.name\) is not a constant`
+		return err
+	}
+	p.cmd = cmd
+	go p.manage(out)
+	return nil
+}
+
+func (p *managed) manage(out io.Reader) {
+	defer func() {
+		if !p.restarted {
+			close(p.managingCh)
+		}
+	}()
+	go io.Copy(io.Discard, out)
+	_ = p.cmd.Wait()
+}
+
+func (p *managed) Stop() error { // want Stop:`^execcheck\[kills: child:INT, group:KILL\]$`
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	timer := time.NewTimer(time.Second)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	case <-p.managingCh:
+	}
+	<-p.managingCh
+	return nil
+}
+
+// sweeper kills the group on the timer's arm beside a stop channel's,
+// which tells nothing of the command's end: the kill is credited.
+type sweeper struct {
+	cmd  *exec.Cmd
+	stop chan struct{}
+}
+
+func (s *sweeper) Run() error {
+	s.cmd = exec.Command("make", "serve")
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return s.cmd.Run()
+}
+
+func (s *sweeper) Stop() {
+	select {
+	case <-time.After(time.Second):
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	case <-s.stop:
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	}
 }
