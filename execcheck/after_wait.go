@@ -23,7 +23,27 @@ func dropAfterWait(hand []effect) []effect {
 
 // waitedHere reports whether x's run or Wait came before, outside any
 // goroutine, in the function walked.
-func (w *walker) waitedHere(x *instance) bool { return among(w.waitedSync, x) }
+func (w *walker) waitedHere(x *instance) bool { return w.amongRuns(w.waitedSync, x) }
+
+// amongRuns reports whether x is one of xs, or a field keeping the
+// process of one of them (pid_shared.go): OliveTin's executor kills
+// through `req.logEntry.Process` after the Wait of the command whose
+// process it keeps.
+func (w *walker) amongRuns(xs []*instance, x *instance) bool {
+	if among(xs, x) {
+		return true
+	}
+	if x == nil {
+		return false
+	}
+	r := x.root()
+	for _, k := range w.ps.kept {
+		if k.field.root() == r && among(xs, k.cmd) {
+			return true
+		}
+	}
+	return false
+}
 
 // armDone ends an arm whose walk began with waited runs or Waits before
 // it: the ones the arm added come after the whole statement, not before

@@ -68,6 +68,7 @@ func TestFamilies(t *testing.T) {
 		"lockheld",
 		"cancelkept",
 		"ctxnever",
+		"keptafter",
 		"prochanded",
 		"soleimpl",
 		"illtyped",
@@ -397,5 +398,15 @@ func TestWrapped(t *testing.T) {
 	})
 	checkSites(t, "wrapped/use", map[int]siteWant{
 		19: {execcheck.Unknown, "the command is run by (*wrap.Command).Run, a method of a type of another package that embeds *exec.Cmd: what makes and kills it is in that package, whose sites execcheck lists there", true},
+	})
+}
+
+// TestKeptAfter: a kill through a process kept in another struct's field
+// is placed where the method that makes it is called: after Wait on a
+// test of the context (keptafter's Step: hang above), or on a watch of
+// the context (ok).
+func TestKeptAfter(t *testing.T) {
+	checkSites(t, "keptafter", map[int]siteWant{
+		70: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-en.Process.Pid, syscall.SIGKILL)", false},
 	})
 }

@@ -102,7 +102,7 @@ func (ps *pkgState) closureSet() map[types.Object]token.Pos {
 
 // finishedHere reports whether a run of x that waits for it (Run,
 // Output, CombinedOutput, Wait) came before, in the function walked.
-func (w *walker) finishedHere(x *instance) bool { return among(w.finished, x) }
+func (w *walker) finishedHere(x *instance) bool { return w.amongRuns(w.finished, x) }
 
 // untilFinished says, for a select walked, what the statements after it
 // in its block run only on: a select with an arm that receives from a
