@@ -297,11 +297,13 @@ func TestPgidReaped(t *testing.T) {
 
 // TestStatePoll: a kill after a select that polls a stop channel, not
 // the command's end (end_chans.go), is no state-guarded kill; nor is one
-// on a timer's arm beside a stop channel's.
+// on a timer's arm beside a stop channel's, nor the run's own timeout
+// and its grace, in the function that starts the command.
 func TestStatePoll(t *testing.T) {
 	checkSites(t, "stateguard", map[int]siteWant{
 		297: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
 		372: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		413: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)), also after the direct child exited", false},
 	})
 }
 

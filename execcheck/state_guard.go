@@ -151,10 +151,18 @@ func (w *walker) untilFinished(s *ast.SelectStmt) string {
 // graceArms says, for a select walked, which of its arms run only when
 // a command had not ended within a grace: those that wait for a timer,
 // beside an arm that receives from a channel the package closes or sends
-// to once a Wait returned (end_chans.go). goutils' Stop kills the group
-// on such an arm, and not once the direct child exited on its interrupt.
+// to once a Wait returned (end_chans.go), in a function that signalled
+// before (the escalation after a first signal) and starts no command: a
+// stop that may come once the command ended. goutils' Stop kills the
+// group on such an arm, and not once the direct child exited on its
+// interrupt. In the function that runs the command (mimixbox's timeout
+// applet), the timer's arm is the run's own timeout, which comes
+// whenever Wait has not returned: the cancel, not a grace.
 // The string says why; nil and "" if no arm is such.
 func (w *walker) graceArms(s *ast.SelectStmt) (map[int]bool, string) {
+	if len(w.sum.Kills) == 0 || w.decl == nil || w.startsIn(w.decl.Body) {
+		return nil, ""
+	}
 	var timers []int
 	done := ""
 	for i, c := range s.Body.List {
@@ -179,6 +187,24 @@ func (w *walker) graceArms(s *ast.SelectStmt) (map[int]bool, string) {
 		arms[i] = true
 	}
 	return arms, fmt.Sprintf("%s did not fire within the grace (the select at %s waits for it on another arm)", done, w.ps.where(s.Pos()))
+}
+
+// startsIn reports whether body starts or runs a command, outside the
+// function literals inside it.
+func (w *walker) startsIn(body *ast.BlockStmt) bool {
+	found := false
+	inspectOuter(body, func(n ast.Node) {
+		if c, ok := n.(*ast.CallExpr); ok && !found {
+			found = w.startsCmdCall(c) || w.waitsCmd(c) && !isWaitCall(c)
+		}
+	})
+	return found
+}
+
+// isWaitCall reports whether c calls a method named Wait.
+func isWaitCall(c *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Wait"
 }
 
 // commRecv is the receive of a select's case: <-ch, v := <-ch, v = <-ch.

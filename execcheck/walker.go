@@ -200,6 +200,7 @@ type walker struct {
 	ps   *pkgState
 	info *types.Info
 	fn   *types.Func
+	decl *ast.FuncDecl // the declaration walked (nil for a package variable's initializer)
 	top  *scope
 	cur  *scope
 	sum  *summary
@@ -270,7 +271,7 @@ func (ps *pkgState) walkFunc(fn *types.Func, d *ast.FuncDecl) *summary {
 	ps.busy[fn] = true
 	defer delete(ps.busy, fn)
 	w := &walker{
-		ps: ps, info: ps.pass.TypesInfo, fn: fn, sum: newSummary(),
+		ps: ps, info: ps.pass.TypesInfo, fn: fn, decl: d, sum: newSummary(),
 		env: map[types.Object]value{}, params: map[int]*instance{}, pidParam: map[int]*instance{},
 	}
 	ps.scopes++

@@ -380,3 +380,52 @@ func (s *sweeper) Stop() {
 		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// Timeout is reduced from mimixbox's timeout applet (before its fix):
+// the timer's arm is the run's own timeout, the cancel itself, and it
+// signals only the direct child while Wait waits for the copied output.
+func Timeout(out io.Writer, d time.Duration, name string) error {
+	cmd := exec.Command(name)
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is an io.Writer .*a cancel kills only the direct child \(cmd.Process.Signal\(syscall.SIGTERM\)`
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-time.After(d):
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-done
+		return nil
+	case err := <-done:
+		return err
+	}
+}
+
+// TimeoutGroup is Timeout after the fix: the timeout signals the group,
+// and escalates to SIGKILL on a grace. Both come whenever Wait, which
+// waits for the pipe, has not returned, and no cancel comes after it:
+// the timer is the run's own.
+func TimeoutGroup(out io.Writer, d, grace time.Duration, name string) error {
+	cmd := exec.Command(name)
+	cmd.Stdout = out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-time.After(d):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(grace):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		return nil
+	case err := <-done:
+		return err
+	}
+}
