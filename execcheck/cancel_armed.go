@@ -142,6 +142,11 @@ func (w *walker) waitPlace(r *instance, c *ast.CallExpr, what string) {
 		}
 		seen = true
 	}
+	if !seen && r.p.ReadsApart != "" && r.p.WaitAside == "" {
+		// Read in goroutines a helper started (reads_apart.go).
+		r.p.WaitAside = what + " (" + w.ps.where(c.Pos()) + ") comes while the reads of the pipe run in goroutines (" + r.p.ReadsApart + "): it closes the pipe once the direct child exits"
+		return
+	}
 	if seen {
 		r.p.WaitLate = strings.TrimPrefix(what, "cmd.") + " (" + w.ps.where(c.Pos()) + ") comes only after the output is read to EOF, which lasts while any process holds the pipe"
 	}

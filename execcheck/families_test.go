@@ -69,6 +69,8 @@ func TestFamilies(t *testing.T) {
 		"cancelkept",
 		"ctxnever",
 		"keptafter",
+		"readsapart/xexec",
+		"readsapart",
 		"prochanded",
 		"soleimpl",
 		"illtyped",

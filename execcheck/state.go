@@ -206,6 +206,7 @@ type props struct {
 	ProcKept     string   // its process or pid is kept where execcheck does not follow it: where (proc_kept.go)
 	WaitFree     string   // no call blocks on cmd.Wait: why (wait_free.go)
 	ReadsFree    string   // no call blocks on the reads of the pipe, nor Wait on them: why (reads_free.go)
+	ReadsApart   string   // the pipe is read only in goroutines a function that returned started, not joined: which (reads_apart.go)
 	ScannedOnce  string   // the pipe is scanned one token a call, never to EOF: how (scanned_once.go)
 	WaitOpen     string   // cmd.Wait runs only in goroutines, one of whose signals may be awaited with no bound: how
 }
@@ -236,8 +237,11 @@ func (p *props) merge(q *props) {
 		p.CopyParam = -1
 	}
 	p.OutputOnly = p.CopyPipe && outputOnly
-	if q.ReadPipe && !p.ReadPipe {
-		p.ReadPipe, p.ReadWhy = true, q.ReadWhy
+	switch {
+	case q.ReadPipe && !p.ReadPipe:
+		p.ReadPipe, p.ReadWhy, p.ReadsApart = true, q.ReadWhy, q.ReadsApart
+	case q.ReadPipe && q.ReadsApart == "":
+		p.ReadsApart = "" // read where it stands too
 	}
 	if p.PipeClosed == "" {
 		p.PipeClosed, p.PipeClosedIn = q.PipeClosed, q.PipeClosedIn

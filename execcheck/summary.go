@@ -122,6 +122,7 @@ func (p *props) brief() string {
 	add(p.WaitDelay, "waitdelay")
 	add(p.CopyPipe, "copypipe")
 	add(p.ReadPipe, "readpipe")
+	add(p.ReadsApart != "", "readsapart")
 	add(p.PipeClosed != "", "pipeclosed")
 	add(p.CancelSet, "cancel("+effects(p.Cancel)+")")
 	add(len(p.Kills) > 0, "kills("+effects(p.Kills)+")")

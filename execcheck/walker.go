@@ -364,6 +364,7 @@ func (w *walker) finish(sig *types.Signature) {
 			s.Params = map[int]*props{}
 		}
 		p := r.p.clone()
+		p.ReadsApart = w.readsApart(r)
 		s.Params[i] = &p
 	}
 	for i, x := range w.pidParam {
@@ -386,6 +387,7 @@ func (w *walker) finish(sig *types.Signature) {
 			}
 			if len(r.p.Creations) > 0 {
 				p := r.p.clone()
+				p.ReadsApart = w.readsApart(r)
 				for _, rs := range r.runs {
 					p.Runs = append(p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
 				}
