@@ -10,7 +10,8 @@ package execcheck
 // function of the package whose name is not exported (no caller
 // elsewhere), that is only ever called, by name (never a value, nor a
 // method an interface of the package names: a call through it is not
-// seen), and called at least once.
+// seen), and called at least once. A parameter of such a function,
+// passed on as it is, is never done where it goes.
 
 import (
 	"go/ast"
@@ -31,13 +32,19 @@ func (ps *pkgState) neverDoneParam(fn *types.Func, i int) bool {
 func (ps *pkgState) neverDoneParams() map[*types.Func]map[int]bool {
 	info := ps.pass.TypesInfo
 	calls := map[*types.Func][]*ast.CallExpr{}
-	callee := map[*ast.Ident]bool{} // the names calls are made by
+	callee := map[*ast.Ident]bool{}       // the names calls are made by
+	in := map[*ast.CallExpr]*types.Func{} // the declared function each call stands in
+	var encl *types.Func
 	for _, f := range ps.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
+			if d, ok := n.(*ast.FuncDecl); ok {
+				encl, _ = info.Defs[d.Name].(*types.Func)
+			}
 			c, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
+			in[c] = encl
 			fn := typeutil.StaticCallee(info, c)
 			if fn == nil || fn.Pkg() != ps.pass.Pkg || fn.Exported() {
 				return true
@@ -61,28 +68,52 @@ func (ps *pkgState) neverDoneParams() map[*types.Func]map[int]bool {
 	}
 	ifaceNames := ps.interfaceMethodNames()
 	out := map[*types.Func]map[int]bool{}
-	for fn, cs := range calls {
-		sig := fn.Type().(*types.Signature)
-		if sig.Recv() != nil && ifaceNames[fn.Name()] {
-			continue
-		}
-		for i := range sig.Params().Len() {
-			if !isContext(sig.Params().At(i).Type()) {
+	// To a fixed point: an argument that is a context parameter of the
+	// function the call stands in, itself never done (go-minizinc's
+	// d.run(ctx, ...) in listSolvers, every call of which gives
+	// context.Background()), is never done.
+	for changed := true; changed; {
+		changed = false
+		for fn, cs := range calls {
+			sig := fn.Type().(*types.Signature)
+			if sig.Recv() != nil && ifaceNames[fn.Name()] {
 				continue
 			}
-			never := true
-			for _, c := range cs {
-				never = never && i < len(c.Args) && ps.neverDoneArg(c.Args[i])
-			}
-			if never {
-				if out[fn] == nil {
-					out[fn] = map[int]bool{}
+			for i := range sig.Params().Len() {
+				if !isContext(sig.Params().At(i).Type()) || out[fn][i] {
+					continue
 				}
-				out[fn][i] = true
+				never := true
+				for _, c := range cs {
+					never = never && i < len(c.Args) && (ps.neverDoneArg(c.Args[i]) || neverDoneParamArg(info, c.Args[i], in[c], out))
+				}
+				if never {
+					if out[fn] == nil {
+						out[fn] = map[int]bool{}
+					}
+					out[fn][i] = true
+					changed = true
+				}
 			}
 		}
 	}
 	return out
+}
+
+// neverDoneParamArg reports whether e names a context parameter of encl
+// that out already holds never done.
+func neverDoneParamArg(info *types.Info, e ast.Expr, encl *types.Func, out map[*types.Func]map[int]bool) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || encl == nil {
+		return false
+	}
+	params := encl.Signature().Params()
+	for i := range params.Len() {
+		if params.At(i) == info.Uses[id] {
+			return out[encl][i]
+		}
+	}
+	return false
 }
 
 // neverDoneArg reports whether e is context.Background() or

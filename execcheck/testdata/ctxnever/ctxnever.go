@@ -86,3 +86,39 @@ func Clean(c cleaner) error {
 	_ = r.clean(context.Background())
 	return c.clean(context.Background())
 }
+
+// run is called only by listSolvers, which passes its own context on:
+// every call of listSolvers gives context.Background() (reduced from
+// go-minizinc's driver).
+func run(ctx context.Context, args ...string) ([]byte, error) {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, "minizinc", args...)
+	cmd.Stdout = &out
+	err := cmd.Run()
+	return out.Bytes(), err
+}
+
+func listSolvers(ctx context.Context) ([]byte, error) {
+	return run(ctx, "--solvers-json")
+}
+
+// Solvers lists the solvers.
+func Solvers() ([]byte, error) { return listSolvers(context.Background()) }
+
+// probe passes on a context one of whose callers can cancel.
+func probe(ctx context.Context) error {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, "minizinc", "--version")
+	cmd.Stdout = &out
+	return cmd.Run() // want `^hang: `
+}
+
+func probeVia(ctx context.Context) error { return probe(ctx) }
+
+// Probe probes twice, once with a context that times out.
+func Probe() error {
+	_ = probeVia(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return probeVia(ctx)
+}
