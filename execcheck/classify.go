@@ -312,6 +312,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 	if direct != "" && leafOnly(p) {
 		return verdict{class: OK, reason: fmt.Sprintf("a cancel kills the direct child (%s), and %s", direct, p.Creations[0].Prog.Why)}
 	}
+	if v, ok := watchGuardedOnly(p, pipe && (unbounded || p.waitHoldsCopy())); ok && direct != "" && ctxPath != nil && ctxPath.direct != "" && (handPath == nil || handPath.groupKill == "") {
+		return v
+	}
 	switch {
 	case direct != "":
 		if unbounded {

@@ -101,7 +101,7 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 		if how := w.cancelledAtEnd(c, args[0]); how != "" {
 			return []value{{isCtx: true, ctx: ctxTest, ctxScope: w.cur.id, ctxHow: how}}, true
 		}
-		return []value{{isCtx: true, ctx: ctxCancel}}, true
+		return []value{{isCtx: true, ctx: ctxCancel, ctxOwn: args[0].isCtx && args[0].ctx == ctxBackground}}, true
 	case pkgPathOf(fn) == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
 		return []value{{isCtx: true, ctx: ctxCancel}}, true
 	case isUnixPkg(pkgPathOf(fn)) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
@@ -308,7 +308,11 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 		c.Prog.Leaf, c.Prog.Why = true, why
 	}
 	if ctxExpr != nil {
-		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow = w.ctxOf(ctxExpr)
+		v := w.eval(ctxExpr)
+		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow = ctxKind(ctxCancel), -1, "", 0, ""
+		if v.isCtx {
+			c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow, c.CtxOwn = v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow, v.ctxOwn
+		}
 	}
 	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())

@@ -303,9 +303,9 @@ func TestPgidReaped(t *testing.T) {
 // and its grace, in the function that starts the command.
 func TestStatePoll(t *testing.T) {
 	checkSites(t, "stateguard", map[int]siteWant{
-		297: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		372: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
-		413: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)), also after the direct child exited", false},
+		298: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		373: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited", true},
+		414: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)), also after the direct child exited", false},
 	})
 }
 

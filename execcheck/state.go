@@ -136,6 +136,7 @@ type creation struct {
 	CtxField string // for ctxParam: the context is this field of the parameter (ctx_field.go)
 	CtxScope int    // for ctxTest: the scope (function or literal body) that took it
 	CtxHow   string // for ctxTest not of a test: why it is done only after that scope returns
+	CtxOwn   bool   // for ctxCancel: done only by its own CancelFunc (context.WithCancel of a never-done parent)
 	Prog     progInfo
 	Ignore   string // the reason of an //execcheck:ignore at the creation
 	// The program and its arguments as parameters of the constructor

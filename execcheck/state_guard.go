@@ -152,7 +152,8 @@ func (w *walker) untilFinished(s *ast.SelectStmt) string {
 // a command had not ended within a grace: those that wait for a timer,
 // beside an arm that receives from a channel the package closes or sends
 // to once a Wait returned (end_chans.go), in a function that signalled
-// before (the escalation after a first signal) and starts no command: a
+// or cancelled a context before (the escalation after a first signal)
+// and starts no command: a
 // stop that may come once the command ended. goutils' Stop kills the
 // group on such an arm, and not once the direct child exited on its
 // interrupt. In the function that runs the command (mimixbox's timeout
@@ -160,7 +161,7 @@ func (w *walker) untilFinished(s *ast.SelectStmt) string {
 // whenever Wait has not returned: the cancel, not a grace.
 // The string says why; nil and "" if no arm is such.
 func (w *walker) graceArms(s *ast.SelectStmt) (map[int]bool, string) {
-	if len(w.sum.Kills) == 0 || w.decl == nil || w.startsIn(w.decl.Body) {
+	if w.decl == nil || w.startsIn(w.decl.Body) || len(w.sum.Kills) == 0 && !w.cancelsBefore(s.Pos()) {
 		return nil, ""
 	}
 	var timers []int
@@ -187,6 +188,22 @@ func (w *walker) graceArms(s *ast.SelectStmt) (map[int]bool, string) {
 		arms[i] = true
 	}
 	return arms, fmt.Sprintf("%s did not fire within the grace (the select at %s waits for it on another arm)", done, w.ps.where(s.Pos()))
+}
+
+// cancelsBefore reports whether the function walked calls a
+// context.CancelFunc before pos (llmkit's Close: `s.cancel()`, whose
+// default Cancel kills the direct child, then a grace): a signal, as a
+// kill by hand is.
+func (w *walker) cancelsBefore(pos token.Pos) bool {
+	found := false
+	inspectOuter(w.decl.Body, func(n ast.Node) {
+		if c, ok := n.(*ast.CallExpr); ok && c.Pos() < pos {
+			if t := w.info.TypeOf(c.Fun); t != nil && isTypeNamed(t, "context", "CancelFunc") {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // startsIn reports whether body starts or runs a command, outside the

@@ -102,7 +102,7 @@ func (w *walker) waitCond(cond ast.Expr) string {
 func waitResultNote(p *props, reason string) string {
 	var notes []string
 	for _, e := range p.Kills {
-		if e.OnResult != "" && e.Group && (!e.Until || !strings.Contains(reason, e.Why)) {
+		if e.OnResult != "" && e.Group && (!e.Until || !strings.Contains(reason, e.Why) && !strings.Contains(reason, e.OnResult)) {
 			notes = append(notes, fmt.Sprintf("the group kill by hand (%s) comes only when %s", e.Why, e.OnResult))
 		}
 	}
@@ -151,6 +151,33 @@ func stateGuardedOnly(p *props) (verdict, bool) {
 	for _, e := range p.Kills {
 		if e.Until && e.Group && !e.Unknown {
 			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("a kill by hand reaches the group (%s) only when %s, that is while Wait has not returned, and %s: what it leaves holding no pipe keeps running once it and the pipe's holders are gone", e.Why, e.OnResult, launcherWhy(p))}, true
+		}
+	}
+	return verdict{}, false
+}
+
+// watchGuardedOnly is the verdict of a site whose cancel reaches only
+// the direct child but is followed, where the cancel is made, by a
+// group kill that comes whenever Wait, waiting for the pipe, has not
+// returned within a grace (llmkit's Close: s.cancel(), then a SIGKILL
+// to the group if done has not fired), for a program that may be a
+// launcher and a context only its own CancelFunc ends: the holders of the pipe are killed, so Wait returns, and
+// what the launcher leaves holding nothing is not reached. ok is false
+// otherwise.
+func watchGuardedOnly(p *props, waitHolds bool) (verdict, bool) {
+	if !waitHolds || !mayLaunch(p) {
+		return verdict{}, false
+	}
+	for _, c := range p.Creations {
+		if c.Ctx == ctxCancel && !c.CtxOwn {
+			// Its cancel may come from elsewhere (a parent's), where no
+			// group kill follows.
+			return verdict{}, false
+		}
+	}
+	for _, e := range p.Kills {
+		if e.Until && e.Watch && e.Group && !e.Unknown && e.Sig == sigKill {
+			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("the cancel kills the direct child, and then a kill by hand reaches the group (%s) only when %s, that is while Wait, which waits for the pipe, has not returned, and %s: what it leaves holding no pipe keeps running once it and the pipe's holders are gone", e.Why, e.OnResult, launcherWhy(p))}, true
 		}
 	}
 	return verdict{}, false

@@ -175,6 +175,7 @@ type value struct {
 	ctxHow    string           // for ctxTest made here: why it is done only after its scope returns (ctx_scoped.go)
 	ctxField  string           // for ctxParam: this field of the parameter (ctx_field.go)
 	ctxFields map[string]value // a struct literal's context fields, by name
+	ctxOwn    bool             // done only by its own CancelFunc: context.WithCancel of a never-done parent
 
 	isSig      bool
 	sig        sigKind

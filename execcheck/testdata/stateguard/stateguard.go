@@ -8,6 +8,7 @@
 package stateguard
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -428,4 +429,56 @@ func TimeoutGroup(out io.Writer, d, grace time.Duration, name string) error {
 	case err := <-done:
 		return err
 	}
+}
+
+// claudeSession is reduced from llmkit's claude session (after its fix): Close
+// cancels the context (the default Cancel kills the direct child), then
+// kills the group only if done, closed once Wait returned after the
+// reads, has not fired within a grace. The holders of the pipe are
+// killed; what a configured program leaves holding nothing is not.
+type claudeSession struct {
+	path   string
+	stdout io.Reader
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func (s *claudeSession) start() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.cmd = exec.CommandContext(ctx, s.path)
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := s.cmd.Start(); err != nil { // want `^launcher: the cancel kills the direct child, and then a kill by hand reaches the group \(syscall.Kill\(-s.cmd.Process.Pid, syscall.SIGKILL\)\) only when <-s.done did not fire within the grace .*the program \(s.path\) is not a constant`
+		return err
+	}
+	s.stdout = out
+	go s.read()
+	return nil
+}
+
+func (s *claudeSession) read() {
+	defer close(s.done)
+	sc := bufio.NewScanner(s.stdout)
+	for sc.Scan() {
+	}
+	_ = s.cmd.Wait()
+}
+
+func (s *claudeSession) Close() error { // want Close:`^execcheck\[kills: group:KILL\]$`
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+		s.cancel()
+		select {
+		case <-s.done:
+		case <-time.After(2 * time.Second):
+			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		}
+	}
+	return nil
 }
