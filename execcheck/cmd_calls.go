@@ -308,11 +308,8 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 		c.Prog.Leaf, c.Prog.Why = true, why
 	}
 	if ctxExpr != nil {
-		v := w.eval(ctxExpr)
-		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow = ctxKind(ctxCancel), -1, "", 0, ""
-		if v.isCtx {
-			c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow, c.CtxOwn = v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow, v.ctxOwn
-		}
+		v := w.ctxValue(ctxExpr)
+		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow, c.CtxOwn = v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow, v.ctxOwn
 	}
 	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
@@ -329,9 +326,14 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 // struct), and the scope that took a test's context; a context execcheck
 // cannot read is taken as one that can be done.
 func (w *walker) ctxOf(e ast.Expr) (ctxKind, int, string, int, string) {
-	v := w.eval(e)
-	if v.isCtx {
-		return v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow
+	v := w.ctxValue(e)
+	return v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow
+}
+
+// ctxValue is the context value of e, as ctxOf reads it.
+func (w *walker) ctxValue(e ast.Expr) value {
+	if v := w.eval(e); v.isCtx {
+		return v
 	}
-	return ctxCancel, -1, "", 0, ""
+	return value{isCtx: true, ctx: ctxCancel, ctxParam: -1}
 }

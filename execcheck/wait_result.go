@@ -161,9 +161,9 @@ func stateGuardedOnly(p *props) (verdict, bool) {
 // group kill that comes whenever Wait, waiting for the pipe, has not
 // returned within a grace (llmkit's Close: s.cancel(), then a SIGKILL
 // to the group if done has not fired), for a program that may be a
-// launcher and a context only its own CancelFunc ends: the holders of the pipe are killed, so Wait returns, and
-// what the launcher leaves holding nothing is not reached. ok is false
-// otherwise.
+// launcher and a context only its own CancelFunc ends: the holders of
+// the pipe are killed, so Wait returns, and what the launcher leaves
+// holding nothing is not reached. ok is false otherwise.
 func watchGuardedOnly(p *props, waitHolds bool) (verdict, bool) {
 	if !waitHolds || !mayLaunch(p) {
 		return verdict{}, false
