@@ -297,7 +297,7 @@ func (w *walker) runAt(x *instance, ri runInfo, c *ast.CallExpr, via string) {
 
 // made records a creation of x at call.
 func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []ast.Expr, variadic bool) {
-	c := creation{Where: w.ps.where(call.Pos()), Ctx: ctxNone, CtxParam: -1, Prog: program(w.constOf, w.scriptOf, progArgs, variadic)}
+	c := creation{Where: w.ps.where(call.Pos()), Ctx: ctxNone, CtxParam: -1, Prog: program(w.constOf, w.progNameOf, w.scriptOf, progArgs, variadic)}
 	if why := w.testBinaryLeaf(progArgs); why != "" {
 		c.Prog = progInfo{Leaf: true, Why: why}
 	}

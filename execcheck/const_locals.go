@@ -24,6 +24,7 @@ func (ps *pkgState) onceLocals() map[*types.Var]ast.Expr {
 	}
 	info := ps.pass.TypesInfo
 	set := map[*types.Var]ast.Expr{}
+	first := map[*types.Var]*ast.CallExpr{}
 	spoiled := map[*types.Var]bool{}
 	note := func(lhs, rhs ast.Expr, define bool) {
 		id, ok := ast.Unparen(lhs).(*ast.Ident)
@@ -46,6 +47,22 @@ func (ps *pkgState) onceLocals() map[*types.Var]ast.Expr {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
+				if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && n.Tok == token.DEFINE && len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+					// v, err := f(): v is f's first result, kept apart
+					// from set, whose values are whole expressions.
+					if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok {
+						if v, ok := info.Defs[id].(*types.Var); ok {
+							first[v] = c
+						}
+					}
+					for _, l := range n.Lhs {
+						if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.Defs[id] != nil {
+							continue // declared here
+						}
+						note(l, nil, false)
+					}
+					return true
+				}
 				for i, l := range n.Lhs {
 					var r ast.Expr
 					if len(n.Lhs) == len(n.Rhs) {
@@ -81,9 +98,18 @@ func (ps *pkgState) onceLocals() map[*types.Var]ast.Expr {
 	}
 	for v := range spoiled {
 		delete(set, v)
+		delete(first, v)
 	}
-	ps.onceLocal = set
+	ps.onceLocal, ps.firstResult = set, first
 	return set
+}
+
+// firstResults maps each local variable of the package declared as the
+// first of the results of one call (v, err := f()), and never assigned
+// again nor addressed, to that call.
+func (ps *pkgState) firstResults() map[*types.Var]*ast.CallExpr {
+	ps.onceLocals()
+	return ps.firstResult
 }
 
 // constLocals maps each local string variable of the package that is

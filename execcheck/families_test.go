@@ -38,6 +38,7 @@ func TestFamilies(t *testing.T) {
 		"closecancel",
 		"procwait",
 		"leaves",
+		"progpath",
 		"leafflags",
 		"tempscript",
 		"idlekill",
@@ -215,6 +216,18 @@ func TestConstLocals(t *testing.T) {
 	checkSites(t, "leaves", map[int]siteWant{
 		60: {execcheck.OK, "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and sleep starts no process", false},
 		83: {execcheck.OK, "aplay starts no process", false},
+	})
+}
+
+// TestProgPath: a program named by exec.LookPath of a constant, or by
+// filepath.Join ending in one, is read as that constant; a path set
+// again is not.
+func TestProgPath(t *testing.T) {
+	const w = "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and "
+	checkSites(t, "progpath", map[int]siteWant{
+		21: {execcheck.OK, w + "ffmpeg starts no process: nothing outlives its kill", true},
+		26: {execcheck.OK, w + "jq starts no process: nothing outlives its kill", true},
+		40: {execcheck.OK, `bash -c "make build" starts no background job`, false},
 	})
 }
 

@@ -80,5 +80,5 @@ func (w *walker) progAt(cr *creation, c *ast.CallExpr) (progInfo, bool) {
 		args = append(args, c.Args[j:]...)
 		variadic = c.Ellipsis.IsValid()
 	}
-	return program(w.constOf, w.scriptOf, args, variadic), true
+	return program(w.constOf, w.progNameOf, w.scriptOf, args, variadic), true
 }

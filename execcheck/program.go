@@ -53,16 +53,21 @@ var escapers = []string{"setsid", "set -m", "nohup", "disown", "daemon"}
 // (after the context, for CommandContext): whether it may be a launcher,
 // which exits at once and leaves its work running, and whether anything
 // in it leaves the process group. constOf reads an argument as a constant;
-// scriptOf (if not nil) reads a shell's script built from more than
-// constants (script_text.go).
-func program(constOf, scriptOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bool) progInfo {
+// nameOf reads the program as a constant or a path named by one
+// (prog_path.go); scriptOf (if not nil) reads a shell's script built from
+// more than constants (script_text.go).
+func program(constOf, nameOf, scriptOf func(ast.Expr) (string, bool), args []ast.Expr, variadic bool) progInfo {
 	if len(args) == 0 {
 		return progInfo{Launcher: true, Why: "the program is not given"}
 	}
 	consts := make([]string, 0, len(args))
 	allConst := !variadic
-	for _, a := range args {
-		if s, ok := constOf(a); ok {
+	for i, a := range args {
+		read := constOf
+		if i == 0 {
+			read = nameOf
+		}
+		if s, ok := read(a); ok {
 			consts = append(consts, s)
 		} else {
 			allConst = false

@@ -51,6 +51,7 @@ type pkgState struct {
 	setInClosure map[types.Object]token.Pos   // locals a function literal sets (state_guard.go)
 	constLocal   map[*types.Var]string        // locals set once to a string constant (const_locals.go)
 	onceLocal    map[*types.Var]ast.Expr      // locals set once where declared, to that value (const_locals.go)
+	firstResult  map[*types.Var]*ast.CallExpr // locals set once where declared, to a call's first result (const_locals.go)
 	endChan      map[types.Object]bool        // channels that tell a command's end (end_chans.go)
 	goFuncs      map[*types.Func]bool         // functions only a go statement calls (wait_aside.go)
 	impls        map[*types.Named]types.Type  // an unexported interface's one implementation, or nil (sole_impl.go)
