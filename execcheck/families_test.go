@@ -38,6 +38,7 @@ func TestFamilies(t *testing.T) {
 		"closecancel",
 		"procwait",
 		"leaves",
+		"mapkept",
 		"progpath",
 		"leafflags",
 		"tempscript",

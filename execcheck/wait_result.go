@@ -125,9 +125,20 @@ func waitResultNote(p *props, reason string) string {
 // so when nothing else cancels.
 func dropWaitResultKills(hand []effect, p *props, waitHolds bool) []effect {
 	var kept []effect
+	guardedGroup := false
+	for _, e := range hand {
+		guardedGroup = guardedGroup || e.Until && e.Group
+	}
 	for _, e := range hand {
 		switch {
 		case e.OnResult == "" || e.Until && !mayLaunch(p):
+			kept = append(kept, e)
+		case e.Until && !e.Group && !guardedGroup:
+			// A kill of the direct child alone while Wait has not
+			// returned is the cancel itself, not a cover to doubt: left
+			// out, the site would read as one nothing kills (mirocraft's
+			// Kill). Beside a group kill so guarded, stateGuardedOnly
+			// speaks for both.
 			kept = append(kept, e)
 		case e.Until && !waitHolds:
 			if e.UntilWait == "" {
