@@ -220,6 +220,16 @@ func TestConstLocals(t *testing.T) {
 	})
 }
 
+// TestLeaves: a fetcher, a compressor and a program that prints what
+// the system holds start no process.
+func TestLeaves(t *testing.T) {
+	checkSites(t, "leaves", map[int]siteWant{
+		94:  {execcheck.OK, "curl starts no process", false},
+		98:  {execcheck.OK, "xz starts no process", false},
+		102: {execcheck.OK, "xcode-select starts no process", false},
+	})
+}
+
 // TestProgPath: a program named by exec.LookPath of a constant, or by
 // filepath.Join ending in one, is read as that constant; a path set
 // again is not.

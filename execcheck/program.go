@@ -32,6 +32,9 @@ var shims = map[string]bool{
 // codecs, filters and protocols in threads of their own process. aplay
 // (alsa-utils) and paplay (pulseaudio's pacat) play in their own process;
 // the sound server paplay may autospawn is a daemon meant to outlive it.
+// curl and wget fetch in their own process; the compressors (gzip, xz,
+// zstd: threads) and unzip run no program; the rest print what the
+// system or a file holds (xcode-select -p, sw_vers, getconf, lscpu).
 var leaves = map[string]bool{
 	"sleep": true, "true": true, "false": true, "cat": true, "echo": true, "yes": true,
 	"printf": true, "head": true, "tail": true, "wc": true, "tee": true, "ls": true,
@@ -43,6 +46,11 @@ var leaves = map[string]bool{
 	"sha256sum": true, "sha512sum": true, "mkdir": true, "rm": true, "cp": true,
 	"mv": true, "ln": true, "chmod": true, "touch": true, "jq": true, "lsof": true,
 	"ffmpeg": true, "ffprobe": true, "aplay": true, "paplay": true,
+	"curl": true, "wget": true, "gzip": true, "gunzip": true, "bzip2": true, "xz": true,
+	"zstd": true, "unzip": true, "cksum": true, "b2sum": true, "cmp": true, "diff": true,
+	"comm": true, "seq": true, "od": true, "xxd": true, "strings": true, "file": true,
+	"nproc": true, "getconf": true, "arch": true, "sw_vers": true, "xcode-select": true,
+	"sysctl": true, "lscpu": true, "lsblk": true, "free": true, "uptime": true, "getent": true,
 }
 
 // escapers are words in a command line that start a descendant outside

@@ -87,3 +87,17 @@ func Beep(pcm []byte) error {
 	_ = cmd.Process.Kill()
 	return cmd.Wait()
 }
+
+// Fetch, Unpack and DeveloperDir: curl, xz and xcode-select start no
+// process (round 24: dev-machine-guard's xcode-select -p, a false hang).
+func Fetch(ctx context.Context, url string) ([]byte, error) {
+	return exec.CommandContext(ctx, "curl", "-fsSL", url).Output()
+}
+
+func Unpack(ctx context.Context, file string) ([]byte, error) {
+	return exec.CommandContext(ctx, "xz", "-dc", file).Output()
+}
+
+func DeveloperDir(ctx context.Context) ([]byte, error) {
+	return exec.CommandContext(ctx, "xcode-select", "-p").Output()
+}
