@@ -6,7 +6,10 @@ package execcheck
 // Wait itself waits for the pipe's EOF: while a descendant holds an
 // unbounded pipe, the kill is never reached, and it bounds nothing.
 
-import "go/ast"
+import (
+	"go/ast"
+	"strings"
+)
 
 // dropAfterWait leaves out the kills that come only after Wait returned:
 // for a run whose Wait waits on an unbounded pipe, they never come
@@ -24,6 +27,24 @@ func dropAfterWait(hand []effect) []effect {
 // waitedHere reports whether x's run or Wait came before, outside any
 // goroutine, in the function walked.
 func (w *walker) waitedHere(x *instance) bool { return w.amongRuns(w.waitedSync, x) }
+
+// readHere reports whether x's pipe was read to EOF before, where the
+// walk stands or in goroutines joined since: a kill after that read
+// comes only once every holder of the pipe let go, as one after Wait
+// does (Vrooli's runner: its select that kills the group on the cancel
+// stands after the loop that scans stdout).
+func (w *walker) readHere(x *instance) bool {
+	if x == nil {
+		return false
+	}
+	r := x.root()
+	for _, rd := range w.reads {
+		if rd.inst.root() == r && (!rd.async && rd.scope == w.cur.id || rd.joined) {
+			return true
+		}
+	}
+	return false
+}
 
 // amongRuns reports whether x is one of xs, or a field keeping the
 // process of one of them (pid_shared.go): OliveTin's executor kills
@@ -63,4 +84,16 @@ func (w *walker) stmtDone(s ast.Stmt, pending int) {
 	w.waitedSync = append(w.waitedSync, w.armWaited[pending:]...)
 	w.armWaited = w.armWaited[:pending]
 	_, w.returned = s.(*ast.ReturnStmt)
+}
+
+// afterWaitNote names, for a hang, the group kills by hand that come only
+// after Wait returned or the output was read to EOF: the reader sees the
+// kill and should know why it is no cover. "" if none.
+func afterWaitNote(p *props, reason string) string {
+	for _, e := range p.Kills {
+		if e.AfterWait && e.Group && !e.Unknown && e.Sig == sigKill && !strings.Contains(reason, e.Why) {
+			return "; the group kill by hand (" + e.Why + ") comes only after Wait returned or the output was read to EOF, which a descendant holding the pipe keeps from ending"
+		}
+	}
+	return ""
 }

@@ -35,6 +35,22 @@ type joinRec struct {
 }
 
 // noteRead records a read of x's pipe until EOF where the walk stands.
+// readOnlyAside reports whether every read of r's pipe recorded in this
+// function so far runs in a goroutine, and there is one.
+func (w *walker) readOnlyAside(r *instance) bool {
+	found := false
+	for _, rd := range w.reads {
+		if rd.inst.root() != r {
+			continue
+		}
+		if !rd.async {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
 func (w *walker) noteRead(x *instance) {
 	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id})
 	r := x.root()
@@ -125,22 +141,30 @@ func (w *walker) waitPlace(r *instance, c *ast.CallExpr, what string) {
 	if w.inGo > 0 {
 		return
 	}
-	seen := false
+	seen, aside := false, false
 	for _, rd := range w.reads {
 		if rd.inst.root() != r {
 			continue
 		}
 		if rd.async && !rd.joined {
-			// The reads run in goroutines not joined yet: this Wait
-			// closes the pipe once the direct child exits, which ends
-			// them (os/exec closes a StdoutPipe's reading end after
-			// Wait), as a Wait in a goroutine of its own does.
-			if r.p.WaitAside == "" {
-				r.p.WaitAside = what + " (" + w.ps.where(c.Pos()) + ") comes while the reads of the pipe run in goroutines: it closes the pipe once the direct child exits"
-			}
-			return
+			aside = true
+			continue
 		}
+		// Read to EOF before this Wait, here or in goroutines joined
+		// first: the Wait comes after it, whatever goroutines read the
+		// other pipe (Vrooli's runner: stderr scanned in a goroutine,
+		// stdout scanned here, then Wait).
 		seen = true
+	}
+	if aside && !seen {
+		// The reads run in goroutines not joined yet: this Wait closes
+		// the pipe once the direct child exits, which ends them
+		// (os/exec closes a StdoutPipe's reading end after Wait), as a
+		// Wait in a goroutine of its own does.
+		if r.p.WaitAside == "" {
+			r.p.WaitAside = what + " (" + w.ps.where(c.Pos()) + ") comes while the reads of the pipe run in goroutines: it closes the pipe once the direct child exits"
+		}
+		return
 	}
 	if !seen && r.p.ReadsApart != "" && r.p.WaitAside == "" {
 		// Read in goroutines a helper started (reads_apart.go).

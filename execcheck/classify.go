@@ -141,7 +141,7 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	}
 	if v.class == Hang {
 		_, note := lockedAfterWait(rs, append(p.Kills, cancelByHand(p, plat)...))
-		v.reason += note
+		v.reason += note + afterWaitNote(p, v.reason)
 	}
 	if v.class != Unknown {
 		v.reason += factoryNote(p)

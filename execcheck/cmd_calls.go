@@ -203,9 +203,12 @@ func (w *walker) readToEOF(v value, fn *types.Func) {
 
 // readToEOFBy records that v's pipe is read until EOF, by what by says.
 func (w *walker) readToEOFBy(v value, by string) {
-	w.noteRead(v.pipe)
 	r := v.pipe.root()
-	if r.p.ReadPipe {
+	// A read here, after reads only in goroutines, is the one the run
+	// waits on: it names the pipe.
+	inline := w.inGo == 0 && w.readOnlyAside(r)
+	w.noteRead(v.pipe)
+	if r.p.ReadPipe && !inline {
 		return
 	}
 	what, name := v.what, "StdoutPipe()"

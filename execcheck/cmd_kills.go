@@ -118,7 +118,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		e.Until = len(w.untilDone) > 0 && e.OnResult == w.untilDone[0]
 	}
 	if !e.AfterWait {
-		e.AfterWait = w.inGo == 0 && w.waitedHere(target)
+		e.AfterWait = w.inGo == 0 && (w.waitedHere(target) || w.readHere(target))
 	}
 	if e.UntilWait == "" {
 		if how := w.untilWait(w.pos); how != "" {

@@ -55,7 +55,7 @@ func (streamRunner) Run(ctx context.Context, name string) (Streams, func() error
 	if err != nil {
 		return Streams{}, nil, err
 	}
-	if err := cmd.Start(); err != nil { // want `^hang: stderr is read from StderrPipe\(\) until EOF \(bufio.NewScanner\)`
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF \(io.ReadAll\)`
 		return Streams{}, nil, err
 	}
 	return Streams{Stderr: stderr, Stdout: stdout}, cmd.Wait, nil

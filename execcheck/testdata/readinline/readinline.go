@@ -1,0 +1,70 @@
+// Package readinline is reduced from Vrooli's agent runner: stderr is
+// scanned in a goroutine, stdout here, to EOF, before Wait. The read
+// here is what the run blocks on, and a watch placed after it comes too
+// late to end it.
+package readinline
+
+import (
+	"bufio"
+	"context"
+	"os/exec"
+	"strings"
+	"syscall"
+)
+
+func Run(ctx context.Context, bin string) (string, error) {
+	cmd := exec.CommandContext(ctx, bin, "-p")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF \(bufio.NewScanner\)`
+		return "", err
+	}
+	var errOut strings.Builder
+	go func() {
+		s := bufio.NewScanner(stderr)
+		for s.Scan() {
+			errOut.WriteString(s.Text())
+		}
+	}()
+	var out strings.Builder
+	s := bufio.NewScanner(stdout)
+	for s.Scan() {
+		out.WriteString(s.Text())
+	}
+	err = cmd.Wait()
+	return out.String(), err
+}
+
+// Watched kills the group on the cancel, but only once stdout reached
+// EOF: while a descendant holds it, the select is never reached.
+func Watched(ctx context.Context, bin string) (string, error) {
+	cmd := exec.CommandContext(ctx, bin, "-p")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF .*; the group kill by hand \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) comes only after Wait returned or the output was read to EOF`
+		return "", err
+	}
+	var out strings.Builder
+	s := bufio.NewScanner(stdout)
+	for s.Scan() {
+		out.WriteString(s.Text())
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	return out.String(), err
+}
