@@ -3,8 +3,11 @@ package execcheck
 // Subcommands that start no process, of a program that otherwise may:
 // git rev-parse, symbolic-ref, show-ref, var, check-ref-format, version
 // and remote get-url read the repository's refs and config and print;
-// git starts hooks, filters, pagers, editors, ssh and helpers only for
-// other subcommands. Its global options come first (-C DIR, -c K=V,
+// for-each-ref, ls-files, ls-tree, merge-base, rev-list, name-rev and
+// count-objects read refs, the index and objects (round 25: trau's
+// worktree queries); git starts hooks, filters, pagers, editors, ssh
+// and helpers only for other subcommands (log and diff may run textconv
+// filters, status recurses into submodules and runs an fsmonitor). Its global options come first (-C DIR, -c K=V,
 // --git-dir=...); a subcommand execcheck cannot read may be any, so the
 // program is then not taken as a leaf.
 
@@ -20,6 +23,8 @@ import (
 var gitLeaves = map[string][]string{
 	"rev-parse": nil, "symbolic-ref": nil, "show-ref": nil, "var": nil,
 	"check-ref-format": nil, "version": nil, "remote": {"get-url"},
+	"for-each-ref": nil, "ls-files": nil, "ls-tree": nil, "merge-base": nil,
+	"rev-list": nil, "name-rev": nil, "count-objects": nil,
 }
 
 // gitGlobalValues are git's global options that take the next argument

@@ -30,3 +30,18 @@ func Update(ctx context.Context) ([]byte, error) {
 func Sub(ctx context.Context, sub string) ([]byte, error) {
 	return exec.CommandContext(ctx, "git", sub, "HEAD").Output() // want `^hang: the output is collected by Output\(\)`
 }
+
+// Branches and Untracked read refs and the index (round 25: trau's
+// worktree queries).
+func Branches(ctx context.Context) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "for-each-ref", "--format=%(refname:short)", "refs/heads").Output()
+}
+
+func Untracked(ctx context.Context, dir string) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "--others", "--exclude-standard").Output()
+}
+
+// Status may recurse into submodules: not a leaf.
+func Status(ctx context.Context) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "status", "--porcelain").Output() // want `^hang: the output is collected by Output\(\)`
+}
