@@ -5,19 +5,18 @@ package execcheck
 //	ffmpeg, err := exec.LookPath("ffmpeg")
 //	cmd := exec.CommandContext(ctx, ffmpeg, "-i", in, out)
 //
-//	cmd := exec.CommandContext(ctx, filepath.Join(binDir, "rg"), args...)
-//
-// LookPath finds the file the name names (or returns the name itself when
-// it has a slash), and Join's last element is the file's name: the
-// program is that name, read as the constant would be (a leaf, a shell
-// with its script, a shim). A variable set again, or a name execcheck
-// cannot read, leaves the program unknown, as before.
+// LookPath finds the installed program the name names (or returns the
+// name itself when it has a slash): the program is that name, read as
+// the constant would be (a leaf, a shell with its script, a shim). A
+// variable set again, or a name execcheck cannot read, leaves the
+// program unknown, as before. A path joined to a directory
+// (filepath.Join(dir, "codex")) is not read: the directory may hold a
+// script the package wrote itself (kilroy's test writes a bash script
+// named codex that starts a background job).
 
 import (
 	"go/ast"
 	"go/types"
-	"path"
-	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -32,30 +31,19 @@ func (w *walker) progName(e ast.Expr, depth int) (string, bool) {
 	if s, ok := w.constOf(e); ok {
 		return s, true
 	}
-	if depth > 4 {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || depth > 4 {
 		return "", false
 	}
-	switch x := ast.Unparen(e).(type) {
-	case *ast.CallExpr:
-		switch calleeName(w.info, x) {
-		case "path/filepath.Join", "path.Join":
-			if n := len(x.Args); n > 0 && !x.Ellipsis.IsValid() {
-				if s, ok := w.progName(x.Args[n-1], depth+1); ok && s != "" {
-					return path.Base(strings.ReplaceAll(s, `\`, "/")), true
-				}
-			}
-		}
-	case *ast.Ident:
-		v, ok := w.info.Uses[x].(*types.Var)
-		if !ok {
-			return "", false
-		}
-		if rhs, ok := w.ps.onceLocals()[v]; ok {
-			return w.progName(rhs, depth+1)
-		}
-		if call, ok := w.ps.firstResults()[v]; ok && calleeName(w.info, call) == "os/exec.LookPath" && len(call.Args) == 1 {
-			return w.progName(call.Args[0], depth+1)
-		}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return "", false
+	}
+	if rhs, ok := w.ps.onceLocals()[v]; ok {
+		return w.progName(rhs, depth+1)
+	}
+	if call, ok := w.ps.firstResults()[v]; ok && calleeName(w.info, call) == "os/exec.LookPath" && len(call.Args) == 1 {
+		return w.progName(call.Args[0], depth+1)
 	}
 	return "", false
 }

@@ -1,7 +1,7 @@
 // Package progpath names programs by a path a constant names:
-// exec.LookPath of a constant, filepath.Join ending in one. The program
+// exec.LookPath of a constant. The program
 // is read as that constant (a leaf, a shell with its script); a variable
-// set again is not read.
+// set again, or a path joined to a directory, is not read.
 package progpath
 
 import (
@@ -21,9 +21,12 @@ func Transcode(ctx context.Context, in, out string) ([]byte, error) {
 	return exec.CommandContext(ctx, ffmpeg, "-y", "-i", in, out).CombinedOutput()
 }
 
-// Query runs jq from a directory of bundled tools: a leaf.
-func Query(ctx context.Context, binDir, filter, file string) ([]byte, error) {
-	return exec.CommandContext(ctx, filepath.Join(binDir, "jq"), filter, file).Output()
+// Fake: a path joined to a directory may name a script the package
+// wrote (kilroy's test writes a bash script named codex that starts a
+// background job): it is not read as the program it is named after.
+func Fake(ctx context.Context, dir string) ([]byte, error) {
+	codex := filepath.Join(dir, "codex")
+	return exec.CommandContext(ctx, codex, "exec").Output() // want `^hang: the output is collected by Output\(\)`
 }
 
 // Script runs bash, found on PATH, on a constant script that starts no
