@@ -29,10 +29,10 @@ func dropAfterWait(hand []effect) []effect {
 func (w *walker) waitedHere(x *instance) bool { return w.amongRuns(w.waitedSync, x) }
 
 // readHere reports whether x's pipe was read to EOF before, where the
-// walk stands or in goroutines joined since: a kill after that read
-// comes only once every holder of the pipe let go, as one after Wait
-// does (Vrooli's runner: its select that kills the group on the cancel
-// stands after the loop that scans stdout).
+// walk stands or in goroutines joined since: a group kill after that
+// read comes only once every holder of the pipe let go, as one after
+// Wait does (Vrooli's runner: its select that kills the group on the
+// cancel stands after the loop that scans stdout).
 func (w *walker) readHere(x *instance) bool {
 	if x == nil {
 		return false

@@ -118,7 +118,10 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		e.Until = len(w.untilDone) > 0 && e.OnResult == w.untilDone[0]
 	}
 	if !e.AfterWait {
-		e.AfterWait = w.inGo == 0 && (w.waitedHere(target) || w.readHere(target))
+		// A kill of the direct child after the read is still the cancel
+		// (dify's plugin instance: Stop closes the pipe, the scan ends,
+		// then Process.Kill); only a group kill there is no cover.
+		e.AfterWait = w.inGo == 0 && (w.waitedHere(target) || e.Group && w.readHere(target))
 	}
 	if e.UntilWait == "" {
 		if how := w.untilWait(w.pos); how != "" {

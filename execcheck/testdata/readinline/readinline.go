@@ -68,3 +68,23 @@ func Watched(ctx context.Context, bin string) (string, error) {
 	}
 	return out.String(), err
 }
+
+// KillAfterScan is reduced from dify's plugin instance: once the scan
+// ends (a Stop elsewhere may close the pipe) the direct child is killed.
+// That kill is still the cancel, of the direct child only.
+func KillAfterScan(bin string) error {
+	cmd := exec.Command(bin)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF .* a cancel kills only the direct child \(cmd\.Process\.Kill\(\)\)`
+		return err
+	}
+	s := bufio.NewScanner(stdout)
+	for s.Scan() {
+	}
+	_ = cmd.Process.Kill()
+	_, err = cmd.Process.Wait()
+	return err
+}
