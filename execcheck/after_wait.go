@@ -29,7 +29,9 @@ func dropAfterWait(hand []effect) []effect {
 func (w *walker) waitedHere(x *instance) bool { return w.amongRuns(w.waitedSync, x) }
 
 // readHere reports whether x's pipe was read to EOF before, where the
-// walk stands or in goroutines joined since: a group kill after that
+// walk stands or in goroutines joined since, by a read execcheck knows
+// blocks there (not a call of another package that may hand the pipe
+// to a goroutine: magic-cli-remote's acp connection): a group kill after that
 // read comes only once every holder of the pipe let go, as one after
 // Wait does (Vrooli's runner: its select that kills the group on the
 // cancel stands after the loop that scans stdout).
@@ -39,7 +41,7 @@ func (w *walker) readHere(x *instance) bool {
 	}
 	r := x.root()
 	for _, rd := range w.reads {
-		if rd.inst.root() == r && (!rd.async && rd.scope == w.cur.id || rd.joined) {
+		if rd.inst.root() == r && rd.sure && (!rd.async && rd.scope == w.cur.id || rd.joined) {
 			return true
 		}
 	}

@@ -24,7 +24,8 @@ type readRec struct {
 	inst   *instance
 	async  bool
 	joined bool
-	scope  int // the scope (function or closure body) of the read
+	scope  int  // the scope (function or closure body) of the read
+	sure   bool // a read to EOF where it stands (io.ReadAll, a Scan loop), not a call that may only hand the pipe on
 }
 
 // joinRec is a join (a WaitGroup's Wait, a receive) in the function
@@ -34,7 +35,6 @@ type joinRec struct {
 	what  string
 }
 
-// noteRead records a read of x's pipe until EOF where the walk stands.
 // readOnlyAside reports whether every read of r's pipe recorded in this
 // function so far runs in a goroutine, and there is one.
 func (w *walker) readOnlyAside(r *instance) bool {
@@ -51,8 +51,10 @@ func (w *walker) readOnlyAside(r *instance) bool {
 	return found
 }
 
-func (w *walker) noteRead(x *instance) {
-	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id})
+// noteRead records a read of x's pipe until EOF where the walk stands;
+// sure if it reads there, not in a call that may hand the pipe on.
+func (w *walker) noteRead(x *instance, sure bool) {
+	w.reads = append(w.reads, readRec{inst: x, async: w.inGo > 0, scope: w.cur.id, sure: sure})
 	r := x.root()
 	switch {
 	case w.inGo > 0 && w.cur != w.top && w.cur.body != nil:

@@ -198,16 +198,18 @@ func (w *walker) readToEOF(v value, fn *types.Func) {
 			by = fn.Pkg().Name() + "." + by
 		}
 	}
-	w.readToEOFBy(v, by)
+	sure := isFunctionNamed(fn, "io", "ReadAll", "Copy", "CopyBuffer") || isFunctionNamed(fn, "io/ioutil", "ReadAll") || fn != nil && fn.Name() == "WriteTo"
+	w.readToEOFBy(v, by, sure)
 }
 
-// readToEOFBy records that v's pipe is read until EOF, by what by says.
-func (w *walker) readToEOFBy(v value, by string) {
+// readToEOFBy records that v's pipe is read until EOF, by what by says;
+// sure if the read is where the walk stands (readRec).
+func (w *walker) readToEOFBy(v value, by string, sure bool) {
 	r := v.pipe.root()
 	// A read here, after reads only in goroutines, is the one the run
 	// waits on: it names the pipe.
 	inline := w.inGo == 0 && w.readOnlyAside(r)
-	w.noteRead(v.pipe)
+	w.noteRead(v.pipe, sure)
 	if r.p.ReadPipe && !inline {
 		return
 	}

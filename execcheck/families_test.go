@@ -241,6 +241,17 @@ func TestProgPath(t *testing.T) {
 	})
 }
 
+// TestReadInline: a group kill after one Scan, or after a call the pipe
+// is handed to, comes while the pipe is held: it covers, as a kill
+// after a read to EOF here does not.
+func TestReadInline(t *testing.T) {
+	const w = "a kill by hand reaches the group (syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)), also after the direct child exited"
+	checkSites(t, "readinline", map[int]siteWant{
+		103: {execcheck.OK, w, true},
+		125: {execcheck.OK, w, true},
+	})
+}
+
 // TestTempScript: a shell script built from constants and temporary
 // paths is read around the paths: one that waits for its jobs, or starts
 // none, is no launcher.

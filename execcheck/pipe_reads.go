@@ -26,7 +26,7 @@ func (w *walker) readInLoop(recv value, fn *types.Func, c *ast.CallExpr) {
 	if recv.pipe == nil || fn == nil || w.loops == 0 || !readMethods[fn.Name()] {
 		return
 	}
-	w.readToEOFBy(recv, "a loop of "+types.ExprString(c.Fun))
+	w.readToEOFBy(recv, "a loop of "+types.ExprString(c.Fun), true)
 }
 
 // closedByHand records a Close of a command's output pipe (recv) made

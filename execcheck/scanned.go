@@ -64,5 +64,5 @@ func (w *walker) scanned(recv value, fn *types.Func) {
 	if recv.pipe == nil || !recv.scanner || !methodOf(fn, "bufio", "Scanner") || fn.Name() != "Scan" {
 		return
 	}
-	w.readToEOFBy(recv, "bufio.NewScanner")
+	w.readToEOFBy(recv, "bufio.NewScanner", w.loops > 0) // one Scan alone reads a line, not surely to EOF
 }

@@ -110,13 +110,15 @@ func (w *walker) stmt(s ast.Stmt) {
 		if s.Init != nil {
 			w.stmt(s.Init)
 		}
+		// The condition and the post statement run every turn, as the
+		// body does: `for sc.Scan() {` reads in a loop.
+		w.loops++
 		if s.Cond != nil {
 			w.eval(s.Cond)
 		}
 		if s.Post != nil {
 			w.stmt(s.Post)
 		}
-		w.loops++
 		w.block(s.Body.List)
 		w.loops--
 	case *ast.RangeStmt:

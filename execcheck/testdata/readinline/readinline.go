@@ -7,6 +7,7 @@ package readinline
 import (
 	"bufio"
 	"context"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -87,4 +88,45 @@ func KillAfterScan(bin string) error {
 	_ = cmd.Process.Kill()
 	_, err = cmd.Process.Wait()
 	return err
+}
+
+// FirstLine is reduced from mxcli's process-group test: one Scan reads
+// a line, not the pipe to EOF, so the group kill after it comes while
+// the pipe is held, and covers.
+func FirstLine() error { // want FirstLine:`^execcheck\[kills: group:KILL\]$`
+	cmd := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(stdout)
+	if !sc.Scan() {
+		return sc.Err()
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	return cmd.Wait()
+}
+
+// Handed gives the pipe to a function it is handed, which may read it
+// in a goroutine and return at once (magic-cli-remote's acp
+// connection): the group kill after the call is not taken to come
+// only once the pipe reached EOF.
+func Handed(ctx context.Context, bin string, serve func(io.Reader)) error {
+	cmd := exec.Command(bin)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	serve(stdout)
+	<-ctx.Done()
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	return cmd.Wait()
 }
