@@ -43,6 +43,7 @@ type reach struct {
 func reachOf(effs []effect, p *props) reach {
 	var r reach
 	var groupKills, directs, jobs []effect
+	ends := map[string]bool{}
 	for _, e := range effs {
 		if e.GroupTest == 2 && p.Group && p.GroupArm == "" || e.GroupTest == 1 && !p.Group && !p.GroupUnknown {
 			continue // on the arm of `if cmd.SysProcAttr.Setpgid` the command does not take
@@ -68,7 +69,12 @@ func reachOf(effs []effect, p *props) reach {
 			directs = append(directs, e)
 		case e.Group && (e.Sig == sigKill || e.Sig == sigOther):
 			groupKills = append(groupKills, e)
-			r.watch = r.watch || e.Watch
+			if e.Watch {
+				// A watch that kills on one end of the context only
+				// (watch_ctx_end.go) watches the cancel with the other.
+				r.watch = r.watch || e.CtxEnd == "" || p.ctxEndsOnly(e.CtxEnd)
+				ends[e.CtxEnd] = true
+			}
 			r.afterWait = r.afterWait || e.AfterWait && e.Sig == sigKill
 		case e.Group && e.Sig == sigJob:
 			jobs = append(jobs, e)
@@ -80,6 +86,7 @@ func reachOf(effs []effect, p *props) reach {
 			directs = append(directs, e)
 		}
 	}
+	r.watch = r.watch || ends[endDeadline] && ends[endCancel]
 	covered := func(d effect) bool {
 		for _, g := range groupKills {
 			if g.scope == d.scope && !alternative(d, g) {
@@ -135,6 +142,9 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	v := classifyRun(rs, p, plat)
 	if v.class == Launcher || v.class == Orphan {
 		v.reason += waitResultNote(p, v.reason)
+	}
+	if v.class == Hang || v.class == Orphan {
+		v.reason += ctxEndNote(p, v.reason)
 	}
 	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
 		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}

@@ -102,6 +102,9 @@ func (w *walker) knownCall(c *ast.CallExpr, fn *types.Func, recv value, recvExpr
 			return []value{{isCtx: true, ctx: ctxTest, ctxScope: w.cur.id, ctxHow: how}}, true
 		}
 		return []value{{isCtx: true, ctx: ctxCancel, ctxOwn: args[0].isCtx && args[0].ctx == ctxBackground}}, true
+	case isFunctionNamed(fn, "context", "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause") && len(args) > 0:
+		never := args[0].isCtx && (args[0].ctx == ctxBackground || args[0].ctx == ctxTest)
+		return []value{{isCtx: true, ctx: ctxCancel, ctxDeadline: never}}, true
 	case pkgPathOf(fn) == "context" && len(fn.Name()) > 4 && fn.Name()[:4] == "With":
 		return []value{{isCtx: true, ctx: ctxCancel}}, true
 	case isUnixPkg(pkgPathOf(fn)) && (fn.Name() == "Kill" || fn.Name() == "Killpg"):
@@ -314,7 +317,7 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	}
 	if ctxExpr != nil {
 		v := w.ctxValue(ctxExpr)
-		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow, c.CtxOwn = v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow, v.ctxOwn
+		c.Ctx, c.CtxParam, c.CtxField, c.CtxScope, c.CtxHow, c.CtxOwn, c.CtxDeadline = v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow, v.ctxOwn, v.ctxDeadline
 	}
 	w.progParams(&c, progArgs, variadic)
 	c.Ignore, c.Bad = w.ps.ignores.at(call.Pos())
@@ -326,16 +329,8 @@ func (w *walker) made(x *instance, call ast.Expr, ctxExpr ast.Expr, progArgs []a
 	r.local = append(r.local, &localCreation{call: call, ctxExpr: ctxExpr})
 }
 
-// ctxOf is the kind of the context e, with its parameter index for
-// ctxParam (and the parameter's field, for a context passed in a
-// struct), and the scope that took a test's context; a context execcheck
-// cannot read is taken as one that can be done.
-func (w *walker) ctxOf(e ast.Expr) (ctxKind, int, string, int, string) {
-	v := w.ctxValue(e)
-	return v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow
-}
-
-// ctxValue is the context value of e, as ctxOf reads it.
+// ctxValue is the context value of e: a context that may be done where
+// the walk cannot tell.
 func (w *walker) ctxValue(e ast.Expr) value {
 	if v := w.eval(e); v.isCtx {
 		return v

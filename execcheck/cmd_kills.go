@@ -110,6 +110,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		return
 	}
 	e.Watch = e.Watch || w.watching(e)
+	if e.Watch && e.CtxEnd == "" {
+		e.CtxEnd, e.CtxEndWhy = w.ctxEndArm()
+	}
 	if !e.Disposal {
 		e.Disposal, e.NoWait = w.disposing()
 	}

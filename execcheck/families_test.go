@@ -152,6 +152,18 @@ func TestGroupOnOneArm(t *testing.T) {
 	})
 }
 
+// TestCtxEnd: a watch that kills the group on one way a context ends
+// only (snclient's guard: at the deadline, not on a cancel) covers the
+// default Cancel only for a command whose context cannot end the other
+// way; both ends, or a context.WithTimeout of a never-done parent, are ok.
+func TestCtxEnd(t *testing.T) {
+	const w = "a kill by hand reaches the group (syscall.Kill(-pid, syscall.SIGTERM) (in killGroup) (in guard"
+	checkSites(t, "ctxend", map[int]siteWant{
+		90:  {execcheck.OK, w, false},
+		107: {execcheck.OK, w, false},
+	})
+}
+
 // siteWant is what a site of a testdata package should say: its class,
 // and its reason exactly (whole) or a part of it.
 type siteWant struct {

@@ -39,6 +39,8 @@ type effect struct {
 	ByGetpgid     bool     // a group kill whose group is syscall.Getpgid of the command's pid (pgid_reaped.go)
 	PgidWaitAfter bool     // ByGetpgid but for a Wait after it in its function: only while a Wait beside the command has not reaped it
 	UntilWait     string   // it comes only until Wait returns: how (watch_end.go, wait_result.go)
+	CtxEnd        string   // a watch's kill that comes only on this end of the context: endDeadline or endCancel (watch_ctx_end.go)
+	CtxEndWhy     string   // the test that limits it so
 	Locks         []string // the mutexes its function holds where it stands (lock_held.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
@@ -137,8 +139,11 @@ type creation struct {
 	CtxScope int    // for ctxTest: the scope (function or literal body) that took it
 	CtxHow   string // for ctxTest not of a test: why it is done only after that scope returns
 	CtxOwn   bool   // for ctxCancel: done only by its own CancelFunc (context.WithCancel of a never-done parent)
-	Prog     progInfo
-	Ignore   string // the reason of an //execcheck:ignore at the creation
+	// for ctxCancel: done only at its deadline or by its own CancelFunc
+	// (context.WithTimeout or WithDeadline of a never-done parent)
+	CtxDeadline bool
+	Prog        progInfo
+	Ignore      string // the reason of an //execcheck:ignore at the creation
 	// The program and its arguments as parameters of the constructor
 	// (1-based; 0: not a parameter), read at its calls: prog_param.go.
 	ProgParam, ArgsParam int

@@ -405,7 +405,9 @@ func (w *walker) fromResult(res *props, c *ast.CallExpr, argExpr func(int) ast.E
 				cr.Ctx, cr.CtxParam, cr.CtxField = w.ctxAtField(ctxExpr, field)
 				ctxExpr = &ast.SelectorExpr{X: ctxExpr, Sel: ast.NewIdent(field)}
 			default:
-				cr.Ctx, cr.CtxParam, cr.CtxField, cr.CtxScope, cr.CtxHow = w.ctxOf(ctxExpr)
+				v := w.ctxValue(ctxExpr)
+				cr.Ctx, cr.CtxParam, cr.CtxField, cr.CtxScope, cr.CtxHow = v.ctx, v.ctxParam, v.ctxField, v.ctxScope, v.ctxHow
+				cr.CtxOwn, cr.CtxDeadline = v.ctxOwn, v.ctxDeadline
 			}
 		}
 		if pi, ok := w.progAt(cr, c); ok {

@@ -169,14 +169,15 @@ type value struct {
 	scanner bool      // a bufio.Scanner of it: read where Scan is called
 	what    string    // which: "stdout" or "stderr"
 
-	isCtx     bool
-	ctx       ctxKind
-	ctxParam  int
-	ctxScope  int              // for ctxTest: the scope that took it
-	ctxHow    string           // for ctxTest made here: why it is done only after its scope returns (ctx_scoped.go)
-	ctxField  string           // for ctxParam: this field of the parameter (ctx_field.go)
-	ctxFields map[string]value // a struct literal's context fields, by name
-	ctxOwn    bool             // done only by its own CancelFunc: context.WithCancel of a never-done parent
+	isCtx       bool
+	ctx         ctxKind
+	ctxParam    int
+	ctxScope    int              // for ctxTest: the scope that took it
+	ctxHow      string           // for ctxTest made here: why it is done only after its scope returns (ctx_scoped.go)
+	ctxField    string           // for ctxParam: this field of the parameter (ctx_field.go)
+	ctxFields   map[string]value // a struct literal's context fields, by name
+	ctxOwn      bool             // done only by its own CancelFunc: context.WithCancel of a never-done parent
+	ctxDeadline bool             // done only at its deadline or by its own CancelFunc: WithTimeout or WithDeadline of a never-done parent
 
 	isSig      bool
 	sig        sigKind
