@@ -89,12 +89,16 @@ func (w *walker) stmtDone(s ast.Stmt, pending int) {
 }
 
 // afterWaitNote names, for a hang, the group kills by hand that come only
-// after Wait returned or the output was read to EOF: the reader sees the
-// kill and should know why it is no cover. "" if none.
+// after Wait returned or after the output was read to EOF: the reader
+// sees the kill and should know why it is no cover. "" if none.
 func afterWaitNote(p *props, reason string) string {
 	for _, e := range p.Kills {
 		if e.AfterWait && e.Group && !e.Unknown && e.Sig == sigKill && !strings.Contains(reason, e.Why) {
-			return "; the group kill by hand (" + e.Why + ") comes only after Wait returned or the output was read to EOF, which a descendant holding the pipe keeps from ending"
+			after := "after Wait returned"
+			if e.AfterRead {
+				after = "after the output was read to EOF"
+			}
+			return "; the group kill by hand (" + e.Why + ") comes only " + after + ", which a descendant holding the pipe keeps from ending"
 		}
 	}
 	return ""

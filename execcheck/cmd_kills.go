@@ -124,7 +124,9 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 		// A kill of the direct child after the read is still the cancel
 		// (dify's plugin instance: Stop closes the pipe, the scan ends,
 		// then Process.Kill); only a group kill there is no cover.
-		e.AfterWait = w.inGo == 0 && (w.waitedHere(target) || e.Group && w.readHere(target))
+		waited := w.waitedHere(target)
+		e.AfterRead = w.inGo == 0 && !waited && e.Group && w.readHere(target)
+		e.AfterWait = w.inGo == 0 && waited || e.AfterRead
 	}
 	if e.UntilWait == "" {
 		if how := w.untilWait(w.pos); how != "" {

@@ -17,8 +17,6 @@ package execcheck
 import (
 	"go/ast"
 	"go/types"
-
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 // progNameOf reads e, a command's program, as a constant, or as a path
@@ -42,21 +40,8 @@ func (w *walker) progName(e ast.Expr, depth int) (string, bool) {
 	if rhs, ok := w.ps.onceLocals()[v]; ok {
 		return w.progName(rhs, depth+1)
 	}
-	if call, ok := w.ps.firstResults()[v]; ok && calleeName(w.info, call) == "os/exec.LookPath" && len(call.Args) == 1 {
+	if call, ok := w.ps.firstResults()[v]; ok && isFunctionNamed(staticCallee(w.info, call), "os/exec", "LookPath") && len(call.Args) == 1 {
 		return w.progName(call.Args[0], depth+1)
 	}
 	return "", false
-}
-
-// calleeName is the package path and name of the function c calls
-// statically ("os/exec.LookPath"), or "".
-func calleeName(info *types.Info, c *ast.CallExpr) string {
-	fn, ok := typeutil.Callee(info, c).(*types.Func)
-	if !ok || fn.Pkg() == nil {
-		return ""
-	}
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		return ""
-	}
-	return fn.Pkg().Path() + "." + fn.Name()
 }

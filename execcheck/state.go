@@ -36,6 +36,7 @@ type effect struct {
 	ChoiceKeys    []string // the settings that branch tests
 	GroupTest     int      // on an arm of an if testing the command's Setpgid: 1 the arm with a group, 2 the other (group_branch.go)
 	AfterWait     bool     // it comes only after the command's Wait (or Run) returned, in the same function (after_wait.go)
+	AfterRead     bool     // AfterWait because it comes after a read of the output to EOF, before Wait (cancel_armed.go)
 	ByGetpgid     bool     // a group kill whose group is syscall.Getpgid of the command's pid (pgid_reaped.go)
 	PgidWaitAfter bool     // ByGetpgid but for a Wait after it in its function: only while a Wait beside the command has not reaped it
 	UntilWait     string   // it comes only until Wait returns: how (watch_end.go, wait_result.go)

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // named reports whether t (or what it points to) is the named type
@@ -131,6 +133,12 @@ func pkgPathOf(fn *types.Func) string {
 		return ""
 	}
 	return fn.Pkg().Path()
+}
+
+// staticCallee is the function or method c calls statically, or nil.
+func staticCallee(info *types.Info, c *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, c).(*types.Func)
+	return fn
 }
 
 // isFunctionNamed reports whether fn is a function (not a method) of

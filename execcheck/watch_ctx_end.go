@@ -23,8 +23,6 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
-
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 const (
@@ -112,7 +110,7 @@ func (w *walker) ctxEndTest(cond ast.Expr, and bool) (kind string, negated bool)
 			}
 		}
 	case *ast.CallExpr:
-		if fn, _ := typeutil.Callee(w.info, c).(*types.Func); isFunctionNamed(fn, "errors", "Is") && len(c.Args) == 2 {
+		if isFunctionNamed(staticCallee(w.info, c), "errors", "Is") && len(c.Args) == 2 {
 			return w.ctxEndVar(c.Args[1]), false
 		}
 	}

@@ -90,7 +90,7 @@ func DefaultCancelUnbounded(ctx context.Context, command string) (string, error)
 	cmd := exec.CommandContext(ctx, "bash", "-c", command)
 	cmd.Stdout = &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err := cmd.Run() // want `^hang: `
+	err := cmd.Run() // want `^hang: .*; the group kill by hand \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\) \(in killGroup\)\) comes only after Wait returned, which a descendant holding the pipe keeps from ending; fix: `
 	killGroup(cmd)
 	return out.String(), err
 }

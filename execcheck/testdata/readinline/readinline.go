@@ -51,7 +51,7 @@ func Watched(ctx context.Context, bin string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF .*; the group kill by hand \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) comes only after Wait returned or the output was read to EOF`
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is read from StdoutPipe\(\) until EOF .*; the group kill by hand \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\) comes only after the output was read to EOF, which a descendant holding the pipe keeps from ending`
 		return "", err
 	}
 	var out strings.Builder
