@@ -199,7 +199,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		for _, c := range p.Creations {
 			switch c.Ctx {
 			case ctxBackground:
-				how = "a context that is never done"
+				how = cmp.Or(c.CtxHow, "a context that is never done")
 			case ctxTest:
 				how = "the test's context (done only after the test function returns; the run ends in it before that)"
 				if c.CtxHow != "" {

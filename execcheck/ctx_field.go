@@ -10,6 +10,7 @@ package execcheck
 // can be done: a cancel is never assumed away.
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 )
@@ -24,6 +25,10 @@ func (w *walker) ctxFieldRead(e *ast.SelectorExpr, f *types.Var) value {
 	}
 	if i := w.paramAsGiven(e.X); i >= 0 {
 		return value{isCtx: true, ctx: ctxParam, ctxParam: i, ctxField: f.Name()}
+	}
+	if w.ps.neverDoneField(f) {
+		how := fmt.Sprintf("the context in field %s, never done (every store into it is context.Background() or a WithCancel of it whose cancel nothing calls)", f.Name())
+		return value{isCtx: true, ctx: ctxBackground, ctxHow: how}
 	}
 	return value{isCtx: true, ctx: ctxCancel}
 }

@@ -164,6 +164,18 @@ func TestCtxEnd(t *testing.T) {
 	})
 }
 
+// TestCtxFieldNever: a context kept in an unexported field whose every
+// store is context.Background() or a WithCancel of it whose cancel
+// nothing calls (assetto-server-manager) is never done; one whose cancel
+// a method calls, or reads, or a caller's, may be done (hang).
+func TestCtxFieldNever(t *testing.T) {
+	const w = "no cancel: the context in field ctx, never done (every store into it is context.Background() or a WithCancel of it whose cancel nothing calls), and no kill by hand"
+	checkSites(t, "ctxfieldnever", map[int]siteWant{
+		29: {execcheck.OK, w, true},
+		80: {execcheck.OK, w, true},
+	})
+}
+
 // siteWant is what a site of a testdata package should say: its class,
 // and its reason exactly (whole) or a part of it.
 type siteWant struct {

@@ -57,6 +57,7 @@ type pkgState struct {
 	impls        map[*types.Named]types.Type  // an unexported interface's one implementation, or nil (sole_impl.go)
 	ill          map[*types.Func]bool         // functions set aside: they do not type-check (ill_typed.go)
 	neverDone    map[*types.Func]map[int]bool // context parameters every call fills with context.Background() (ctx_never.go)
+	fieldUses    map[*types.Var]*fieldUse     // what the package stores into each field, and its reads (ctx_field_never.go)
 	all          []*instance
 	ignores      *ignores
 	ownFix       bool     // cancelpolicy itself: only its test files' sites count
