@@ -310,9 +310,10 @@ func TestFlagLeaves(t *testing.T) {
 }
 
 // TestSubcommandLeaves: git rev-parse, git remote get-url, git
-// for-each-ref and git ls-files start no process; git fetch, git remote
-// update, git status and a subcommand execcheck cannot read are not
-// leaves (their want comments in git.go).
+// for-each-ref, git ls-files and git describe start no process; git
+// fetch, git remote update, git status, git describe --dirty and a
+// subcommand execcheck cannot read are not leaves (their want comments
+// in git.go).
 func TestSubcommandLeaves(t *testing.T) {
 	const w = "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and "
 	checkSites(t, "leafflags", map[int]siteWant{
@@ -320,6 +321,7 @@ func TestSubcommandLeaves(t *testing.T) {
 		16: {execcheck.OK, w + "git remote get-url starts no process: nothing outlives its kill", true},
 		37: {execcheck.OK, w + "git for-each-ref starts no process: nothing outlives its kill", true},
 		41: {execcheck.OK, w + "git ls-files starts no process: nothing outlives its kill", true},
+		52: {execcheck.OK, w + "git describe starts no process: nothing outlives its kill", true},
 	})
 }
 

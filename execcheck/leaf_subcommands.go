@@ -5,7 +5,8 @@ package execcheck
 // and remote get-url read the repository's refs and config and print;
 // for-each-ref, ls-files, ls-tree, merge-base, rev-list, name-rev and
 // count-objects read refs, the index and objects (round 25: trau's
-// worktree queries); git starts hooks, filters, pagers, editors, ssh
+// worktree queries), and so does describe without --dirty or --broken
+// (round 26: multigres's version check); git starts hooks, filters, pagers, editors, ssh
 // and helpers only for other subcommands (log and diff may run textconv
 // filters, status recurses into submodules and runs an fsmonitor). Its global options come first (-C DIR, -c K=V,
 // --git-dir=...); a subcommand execcheck cannot read may be any, so the
@@ -24,8 +25,14 @@ var gitLeaves = map[string][]string{
 	"rev-parse": nil, "symbolic-ref": nil, "show-ref": nil, "var": nil,
 	"check-ref-format": nil, "version": nil, "remote": {"get-url"},
 	"for-each-ref": nil, "ls-files": nil, "ls-tree": nil, "merge-base": nil,
-	"rev-list": nil, "name-rev": nil, "count-objects": nil,
+	"rev-list": nil, "name-rev": nil, "count-objects": nil, "describe": nil,
 }
+
+// gitLeafUnless are the options that make a leaf subcommand start one:
+// describe --broken runs git diff-index, --dirty refreshes the index (an
+// fsmonitor hook). A word execcheck cannot read after such a subcommand
+// may be one of them.
+var gitLeafUnless = map[string][]string{"describe": {"--dirty", "--broken"}}
 
 // gitGlobalValues are git's global options that take the next argument
 // as their value.
@@ -47,7 +54,7 @@ func (w *walker) subcommandLeafWhy(name string, progArgs []ast.Expr, variadic bo
 	}
 	var words []string
 	value := false
-	for _, a := range args {
+	for i, a := range args {
 		s, ok := constString(w.info, a)
 		switch {
 		case value:
@@ -60,6 +67,9 @@ func (w *walker) subcommandLeafWhy(name string, progArgs []ast.Expr, variadic bo
 			continue
 		}
 		words = append(words, s)
+		if unless, ok := gitLeafUnless[s]; ok && len(words) == 1 && !w.noneOf(args[i+1:], unless) {
+			return ""
+		}
 		if len(words) == 2 {
 			break
 		}
@@ -77,4 +87,21 @@ func (w *walker) subcommandLeafWhy(name string, progArgs []ast.Expr, variadic bo
 		return fmt.Sprintf("git %s %s starts no process: nothing outlives its kill", words[0], words[1])
 	}
 	return ""
+}
+
+// noneOf reports whether every argument of args is a constant that is
+// none of opts (nor opts[i]=value).
+func (w *walker) noneOf(args []ast.Expr, opts []string) bool {
+	for _, a := range args {
+		s, ok := constString(w.info, a)
+		if !ok {
+			return false
+		}
+		for _, o := range opts {
+			if s == o || strings.HasPrefix(s, o+"=") {
+				return false
+			}
+		}
+	}
+	return true
 }

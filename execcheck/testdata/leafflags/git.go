@@ -45,3 +45,14 @@ func Untracked(ctx context.Context, dir string) ([]byte, error) {
 func Status(ctx context.Context) ([]byte, error) {
 	return exec.CommandContext(ctx, "git", "status", "--porcelain").Output() // want `^hang: the output is collected by Output\(\)`
 }
+
+// Version is multigres's exact-tag check: git describe reads refs and
+// commits.
+func Version(ctx context.Context, dir string) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "-C", dir, "describe", "--tags", "--exact-match").Output()
+}
+
+// Dirty refreshes the index first, which may run an fsmonitor hook.
+func Dirty(ctx context.Context) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", "describe", "--always", "--dirty=-modified").Output() // want `^hang: the output is collected by Output\(\)`
+}
