@@ -100,7 +100,7 @@ func Dropped(ctx context.Context) {
 
 // NoError drops the error, and with it the stderr Output keeps.
 func NoError(ctx context.Context) string {
-	cmd := exec.CommandContext(ctx, "git", "describe")
+	cmd := exec.CommandContext(ctx, "git", "pull")
 	out, _ := cmd.Output() // want `^hang: `
 	return string(out)
 }
