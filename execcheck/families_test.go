@@ -39,6 +39,7 @@ func TestFamilies(t *testing.T) {
 		"procwait",
 		"leaves",
 		"mapkept",
+		"readsgone",
 		"readinline",
 		"progpath",
 		"leafflags",

@@ -64,6 +64,9 @@ func (ps *pkgState) readsFree() {
 			ok = ok && bounded
 			where = append(where, at...)
 			for _, ch := range ps.signalled(body) {
+				if ps.dataOnly(body, ch) {
+					continue
+				}
 				at, bounded, _ := ps.awaits(ch)
 				ok = ok && bounded
 				where = append(where, at...)
@@ -98,31 +101,50 @@ func (ps *pkgState) groupAwaits(body *ast.BlockStmt) (where []string, bounded bo
 		if wg == nil || !bounded {
 			return
 		}
+		groups := []*types.Var{wg}
 		if !ps.privateLocal(wg) {
 			// A parameter, a field, or a local whose address is passed
 			// on (che's `go streamPipe(&wg, ...)`): its Waits may be
-			// anywhere.
-			bounded = false
-			return
+			// anywhere, unless the parameter is given only a local's
+			// address at go statements (emu's `go r.read(pipe, ..., &wg)`).
+			var ok bool
+			if groups, ok = ps.groupsGoneIn(body, wg); !ok {
+				bounded = false
+				return
+			}
 		}
-		for _, f := range ps.pass.Files {
-			inspectStack(f, func(stack []ast.Node) {
-				if waitGroupCall(info, stack[len(stack)-1], "Wait") != wg {
-					return
-				}
-				lit := goLit(stack)
-				if lit == nil {
-					bounded = false
-					return
-				}
-				for _, ch := range ps.signalled(lit.Body) {
-					at, b, _ := ps.awaits(ch)
-					bounded = bounded && b
-					where = append(where, at...)
-				}
-			})
+		for _, g := range groups {
+			at, b := ps.groupWaitsBounded(g)
+			bounded = bounded && b
+			where = append(where, at...)
 		}
 	})
+	return where, bounded
+}
+
+// groupWaitsBounded follows the Waits of the WaitGroup wg: each must
+// stand in a goroutine literal of its own whose signals are awaited
+// with a bound.
+func (ps *pkgState) groupWaitsBounded(wg *types.Var) (where []string, bounded bool) {
+	info := ps.pass.TypesInfo
+	bounded = true
+	for _, f := range ps.pass.Files {
+		inspectStack(f, func(stack []ast.Node) {
+			if waitGroupCall(info, stack[len(stack)-1], "Wait") != wg {
+				return
+			}
+			lit := goLit(stack)
+			if lit == nil {
+				bounded = false
+				return
+			}
+			for _, ch := range ps.signalled(lit.Body) {
+				at, b, _ := ps.awaits(ch)
+				bounded = bounded && b
+				where = append(where, at...)
+			}
+		})
+	}
 	return where, bounded
 }
 
