@@ -64,10 +64,10 @@ func (ps *pkgState) readsFree() {
 			ok = ok && bounded
 			where = append(where, at...)
 			for _, ch := range ps.signalled(body) {
-				if ps.dataOnly(body, ch) {
-					continue
-				}
 				at, bounded, _ := ps.awaits(ch)
+				if !bounded && ps.dataOnly(body, ch) {
+					continue // the output, chunk by chunk: its receivers do not wait for the reads' end (reads_gone.go)
+				}
 				ok = ok && bounded
 				where = append(where, at...)
 			}
