@@ -56,6 +56,9 @@ type Site struct {
 	Posn    token.Position
 	Call    string   // the run, as written: cmd.Run(), cancelpolicy.Run, helper(...)
 	Made    []string // where the command was made, file:line
+	// Started is, for a run through a helper (Call "helper(...)"), the
+	// Start or Run inside it; zero for a run written at Pos.
+	Started token.Position
 	Class   Class
 	Reason  string
 	Fix     string // the fix advised, for the classes that need one
@@ -170,7 +173,7 @@ func (ps *pkgState) exportFacts(order []*types.Func) {
 			p := r.p.clone()
 			p.Creations = nil
 			for _, rs := range r.runs {
-				p.Runs = append(p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+				p.Runs = append(p.Runs, ps.runInfoOf(rs))
 			}
 			if p.empty() {
 				continue
@@ -251,7 +254,7 @@ func (ps *pkgState) sites(pl *platforms) []Site {
 
 func (ps *pkgState) site(rs *runSite, r *instance, plat platform) Site {
 	v := classify(rs, &r.p, plat)
-	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Class: v.class, Reason: v.reason}
+	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Started: rs.started(), Class: v.class, Reason: v.reason}
 	for _, c := range r.p.Creations {
 		s.Made = append(s.Made, c.Where)
 	}
@@ -292,7 +295,7 @@ func (ps *pkgState) site(rs *runSite, r *instance, plat platform) Site {
 
 func (ps *pkgState) unknownSite(rs *runSite, r *instance, why string) Site {
 	ig, _ := ps.ignores.at(rs.pos)
-	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Class: Unknown, Reason: why, Ignored: ig}
+	s := Site{Pos: rs.pos, Posn: ps.pass.Fset.Position(rs.pos), Call: callText(rs), Started: rs.started(), Class: Unknown, Reason: why, Ignored: ig}
 	for _, c := range r.p.Creations {
 		s.Made = append(s.Made, c.Where)
 	}

@@ -290,7 +290,7 @@ func (w *walker) addRun(x *instance, rs *runSite) {
 		}
 	}
 	if r.param >= 0 {
-		r.p.Runs = append(r.p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+		r.p.Runs = append(r.p.Runs, w.ps.runInfoOf(rs))
 	}
 }
 
@@ -300,7 +300,26 @@ func (w *walker) runAt(x *instance, ri runInfo, c *ast.CallExpr, via string) {
 	if ri.Via != "" {
 		via += " → " + ri.Via
 	}
-	w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: via, opts: ri.Opts})
+	w.addRun(x, &runSite{kind: ri.Kind, call: c, pos: c.Pos(), via: via, opts: ri.Opts, at: ri.At})
+}
+
+// started is the Start or Run inside the helper rs runs through; zero for
+// a run written where it stands.
+func (rs *runSite) started() token.Position {
+	if rs.via == "" {
+		return token.Position{}
+	}
+	return rs.at
+}
+
+// runInfoOf is rs as a summary's run: at a helper's call, its Start or
+// Run is the one inside (the innermost, through helpers of helpers).
+func (ps *pkgState) runInfoOf(rs *runSite) runInfo {
+	at := rs.at
+	if !at.IsValid() {
+		at = ps.pass.Fset.Position(rs.pos)
+	}
+	return runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts, At: at}
 }
 
 // made records a creation of x at call.

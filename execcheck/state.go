@@ -157,6 +157,9 @@ type runInfo struct {
 	Kind runKind
 	Via  string // the helper that runs it
 	Opts bool   // cancelpolicy options were given
+	// At is the Start or Run inside the helper (or its own helper): the
+	// line a reader of the helper looks for, named beside the call.
+	At token.Position
 }
 
 // props is everything execcheck knows of one command. It is the state of
@@ -392,8 +395,9 @@ type runSite struct {
 	kind    runKind
 	call    *ast.CallExpr
 	pos     token.Pos
-	cmdExpr ast.Expr // the command as written at the run (x in x.Run())
-	via     string   // a helper that runs it
+	cmdExpr ast.Expr       // the command as written at the run (x in x.Run())
+	via     string         // a helper that runs it
+	at      token.Position // for a run through a helper: its Start or Run
 	// methodValue: run through a method value (f := cmd.Output; f()),
 	// whose call is not where the command is written: no rewrite.
 	methodValue bool

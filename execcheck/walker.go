@@ -393,7 +393,7 @@ func (w *walker) finish(sig *types.Signature) {
 				p := r.p.clone()
 				p.ReadsApart = w.readsApart(r)
 				for _, rs := range r.runs {
-					p.Runs = append(p.Runs, runInfo{Kind: rs.kind, Via: rs.via, Opts: rs.opts})
+					p.Runs = append(p.Runs, w.ps.runInfoOf(rs))
 				}
 				s.Result, s.ResultIdx = &p, i
 				r.ret, r.retFn = true, w.fn

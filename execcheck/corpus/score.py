@@ -34,8 +34,14 @@ def sites(outdir, pid, side):
 
 
 def at(ss, fileline):
-    """the classes of the sites at file:line (execcheck's pos is file:line:col)."""
-    return [s for s in ss if s["pos"].rsplit(":", 1)[0] == fileline]
+    """the sites at file:line (execcheck's pos is file:line:col); where none
+    stands there, the sites at a helper's call whose Start or Run inside
+    the helper is there (-sites -json's "started"): a label may name either
+    line of one run, the call or the Start it reaches."""
+    m = [s for s in ss if s["pos"].rsplit(":", 1)[0] == fileline]
+    if not m:
+        m = [s for s in ss if s.get("started", "").rsplit(":", 1)[0] == fileline]
+    return m
 
 
 def got_class(ss, fileline):
@@ -73,9 +79,10 @@ def main():
             row.append((p[exp], g, ok, err))
             # other findings of this side
             if ss is not None:
+                mine = [id(s) for s in at(ss, p[col])]
                 for s in ss:
                     fl = s["pos"].rsplit(":", 1)[0]
-                    if fl == p[col] or s["class"] not in FINDINGS or s.get("ignored"):
+                    if id(s) in mine or s["class"] not in FINDINGS or s.get("ignored"):
                         continue
                     o = label.get((pid, side, fl, s["class"]))
                     v = o["verdict"] if o else "unlabeled"

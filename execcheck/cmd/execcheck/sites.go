@@ -36,6 +36,7 @@ type site struct {
 	Package string   `json:"package"`
 	Call    string   `json:"call"`
 	Made    []string `json:"made,omitempty"`
+	Started string   `json:"started,omitempty"`
 	Class   string   `json:"class"`
 	Reason  string   `json:"reason"`
 	Fix     string   `json:"fix,omitempty"`
@@ -94,8 +95,12 @@ func runSites(args []string, stdout, stderr io.Writer) int {
 				continue
 			}
 			seen[pos+s.Call] = true
+			st := ""
+			if s.Started.IsValid() {
+				st = positionString(s.Started)
+			}
 			list = append(list, site{Pos: pos, Package: strings.TrimSuffix(act.Package.PkgPath, "_test"), Call: s.Call, Made: s.Made,
-				Class: string(s.Class), Reason: s.Reason, Fix: s.Fix, Ignored: s.Ignored})
+				Started: st, Class: string(s.Class), Reason: s.Reason, Fix: s.Fix, Ignored: s.Ignored})
 		}
 	}
 	sort.SliceStable(list, func(i, j int) bool { return lessPos(list[i].Pos, list[j].Pos) })
@@ -123,7 +128,11 @@ func runSites(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		for _, s := range list {
-			line := fmt.Sprintf("%s: %s: %s: %s", s.Pos, s.Class, s.Call, s.Reason)
+			call := s.Call
+			if s.Started != "" {
+				call += " (starting it at " + s.Started + ")"
+			}
+			line := fmt.Sprintf("%s: %s: %s: %s", s.Pos, s.Class, call, s.Reason)
 			if s.Ignored != "" {
 				line += " [ignored: " + s.Ignored + "]"
 			}

@@ -1,0 +1,3 @@
+module example.com/started
+
+go 1.26
