@@ -52,10 +52,10 @@ required.`
 // Site is one exec site: a run of a command (or, for a command execcheck
 // cannot follow to its run, where it was made), with its class.
 type Site struct {
-	Pos     token.Pos
-	Posn    token.Position
-	Call    string   // the run, as written: cmd.Run(), cancelpolicy.Run, helper(...)
-	Made    []string // where the command was made, file:line
+	Pos  token.Pos
+	Posn token.Position
+	Call string   // the run, as written: cmd.Run(), cancelpolicy.Run, helper(...)
+	Made []string // where the command was made, file:line
 	// Started is, for a run through a helper (Call "helper(...)"), the
 	// Start or Run inside it; zero for a run written at Pos.
 	Started token.Position
