@@ -43,6 +43,7 @@ func TestFamilies(t *testing.T) {
 		"readinline",
 		"progpath",
 		"leafflags",
+		"sigassert",
 		"tempscript",
 		"idlekill",
 		"storedfield",
@@ -174,6 +175,16 @@ func TestCtxFieldNever(t *testing.T) {
 	checkSites(t, "ctxfieldnever", map[int]siteWant{
 		29: {execcheck.OK, w, true},
 		80: {execcheck.OK, w, true},
+	})
+}
+
+// TestSigAssert: an os.Signal a helper asserts to syscall.Signal before
+// syscall.Kill is the signal given at the call (consul-template, exo):
+// os.Kill to the group is ok, os.Interrupt a launcher, neither unknown.
+func TestSigAssert(t *testing.T) {
+	checkSites(t, "sigassert", map[int]siteWant{
+		46: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-c.cmd.Process.Pid, sig) (in signal)), also after the direct child exited", false},
+		65: {execcheck.Launcher, "syscall.Kill(-cmd.Process.Pid, sysSig) (in signalGroup)", false},
 	})
 }
 

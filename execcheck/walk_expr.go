@@ -93,7 +93,11 @@ func (w *walker) eval(e ast.Expr) value {
 		w.eval(e.X)
 		w.eval(e.Y)
 	case *ast.TypeAssertExpr:
-		w.eval(e.X)
+		// sig.(syscall.Signal) is the signal sig is, as a conversion is:
+		// the os.Signal a helper takes is asserted before syscall.Kill.
+		if v := w.eval(e.X); v.isSig {
+			return v
+		}
 	case *ast.KeyValueExpr:
 		w.eval(e.Key)
 		return w.eval(e.Value)
