@@ -44,6 +44,8 @@ func TestFamilies(t *testing.T) {
 		"progpath",
 		"leafflags",
 		"sigassert",
+		"loopcmd",
+		"loopcmd/proc",
 		"tempscript",
 		"idlekill",
 		"storedfield",

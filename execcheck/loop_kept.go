@@ -14,7 +14,8 @@ package execcheck
 // The walk goes through a loop's body once, in source order, so the kill
 // comes before the assignment it kills. A local *os.Process variable
 // declared outside a loop and assigned inside it is one process for the
-// whole function, as a field is for the package (proc_kept.go).
+// whole function, as a field is for the package (proc_kept.go); a local
+// *exec.Cmd so kept is one command (every command assigned to it joined).
 
 import (
 	"go/ast"
@@ -25,7 +26,33 @@ import (
 // assigned (=) inside a loop that it was declared outside of.
 func (w *walker) loopCarried(obj types.Object) bool {
 	v, ok := obj.(*types.Var)
-	if !ok || v.IsField() || isPackageLevel(v) || !isProcess(v.Type()) {
+	if !ok || !isProcess(v.Type()) {
+		return false
+	}
+	return w.assignedInLoop(v)
+}
+
+// loopCmd is, for a local *exec.Cmd variable assigned (=) inside a loop
+// it was declared outside of, the one command it holds for the whole
+// function: sst's restart loop kills `cmd.Process` of the turn before,
+// then assigns the next command. Nil for any other name.
+func (w *walker) loopCmd(obj types.Object) *instance {
+	v, ok := obj.(*types.Var)
+	if !ok || !isCmd(v.Type()) || !w.assignedInLoop(v) {
+		return nil
+	}
+	if x := w.stable[v]; x != nil {
+		return x
+	}
+	x := w.ps.newInstance()
+	w.stable[v] = x
+	return x
+}
+
+// assignedInLoop reports whether the local v is assigned (=) inside a
+// loop that it was declared outside of.
+func (w *walker) assignedInLoop(v *types.Var) bool {
+	if v.IsField() || isPackageLevel(v) {
 		return false
 	}
 	if c, ok := w.ps.loopKept[v]; ok {

@@ -115,6 +115,9 @@ func (w *walker) ident(id *ast.Ident) value {
 	if obj == nil {
 		return value{}
 	}
+	if x := w.loopCmd(obj); x != nil {
+		return value{inst: x}
+	}
 	if v, ok := w.env[obj]; ok {
 		if v.proc == nil && w.loopCarried(obj) {
 			return w.keptValue(obj.(*types.Var))

@@ -405,7 +405,11 @@ func (w *walker) assign(l ast.Expr, v value, r ast.Expr) {
 			w.global(gv, v)
 			return
 		}
-		if x := w.stable[obj]; x != nil {
+		x := w.stable[obj]
+		if x == nil {
+			x = w.loopCmd(obj)
+		}
+		if x != nil {
 			if v.inst != nil {
 				join(x, v.inst)
 			}

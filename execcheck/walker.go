@@ -30,7 +30,7 @@ import (
 // pkgState is the analysis of one package.
 type pkgState struct {
 	pass         *analysis.Pass
-	loopKept     map[*types.Var]bool // local processes kept across a loop's turns (loop_kept.go)
+	loopKept     map[*types.Var]bool // locals assigned across a loop's turns (loop_kept.go)
 	decls        map[*types.Func]*ast.FuncDecl
 	sums         map[*types.Func]*summary
 	busy         map[*types.Func]bool
