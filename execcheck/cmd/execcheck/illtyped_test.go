@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,15 +9,7 @@ import (
 // where it can be; its errors are printed and the status is 1, with the
 // sites found, not in place of them.
 func TestIllTypedPackage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads another module: not under -short")
-	}
-	// The module requires nothing: copied as it is.
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "illtyped"))); err != nil {
-		t.Fatal(err)
-	}
-	inModule(t, dir)
+	inTestdataModule(t, "illtyped")
 
 	code, stdout, stderr := execcheckRun(t, "-sites", "./...")
 	if code != 1 || !strings.Contains(stderr, "example.com/illtyped/gen") {

@@ -19,6 +19,21 @@ func inModule(t *testing.T, dir string) {
 	t.Setenv("GOFLAGS", os.Getenv("GOFLAGS")+" -mod=readonly")
 }
 
+// inTestdataModule copies testdata/name, a module that requires
+// nothing, to a temporary directory and makes it the current module
+// (inModule); it skips under -short, as loading a module takes seconds.
+func inTestdataModule(t *testing.T, name string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("loads another module: not under -short")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		t.Fatal(err)
+	}
+	inModule(t, dir)
+}
+
 // execcheckRun runs the command's main path (not go vet's) in the
 // current directory and returns its status, stdout and stderr.
 func execcheckRun(t *testing.T, args ...string) (int, string, string) {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,14 +10,7 @@ import (
 // the helper (the innermost one, through a helper of a helper and from
 // another package), so that a reader of the helper finds it.
 func TestStarted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads another module: not under -short")
-	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "started"))); err != nil {
-		t.Fatal(err)
-	}
-	inModule(t, dir)
+	inTestdataModule(t, "started")
 
 	code, stdout, _ := execcheckRun(t, "-sites", "./...")
 	for _, w := range []string{
