@@ -333,6 +333,10 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		return verdict{class: Orphan, handled: true, reason: fmt.Sprintf("a cancel kills only the direct child (%s); Wait returns in bounded time (%s), but the descendants keep running", direct, boundWhy(p))}
 	case unknown != "":
 		return verdict{class: Unknown, reason: unknown}
+	case job != "" && pipe && unbounded:
+		// The jobs that ignore the signal keep the pipe os/exec copies
+		// from: Wait waits for them, as for a kill of the direct child.
+		return verdict{class: Hang, handled: true, job: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s; a cancel sends the group a signal that background jobs of sh -c ignore (%s), and no SIGKILL follows: Wait lasts as long as any of them holds the pipe", pipeWhy, noWaitDelay(p), job)}
 	case job != "":
 		return verdict{class: Launcher, handled: true, job: true, reason: fmt.Sprintf("a cancel sends the group a signal that background jobs of sh -c ignore (%s), and no SIGKILL follows: they keep running", job)}
 	}

@@ -83,6 +83,7 @@ func TestFamilies(t *testing.T) {
 		"illtyped",
 		"goosarm",
 		"startbeside",
+		"jobpipe",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
