@@ -109,13 +109,15 @@ func reachOf(effs []effect, p *props) reach {
 	}
 	if len(groupKills) > 0 {
 		r.groupKill = groupKills[0].Why
-		soft := true
+		soft, mixed := true, false
 		for _, g := range groupKills {
-			if g.Sig == sigKill {
-				soft = false
-			}
+			soft = soft && g.Sig != sigKill
+			mixed = mixed || g.SigMixed
 		}
-		if soft {
+		switch {
+		case soft && mixed:
+			r.groupKill += "; no SIGKILL is sure to follow (the signal is a variable given several, the weakest counted): a process that ignores it may survive"
+		case soft:
 			r.groupKill += "; no SIGKILL follows: a process that ignores the signal survives"
 		}
 	}
@@ -179,7 +181,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		}
 	}
 	var hand []effect
-	for _, e := range append(p.Kills, cancelByHand(p, plat)...) {
+	for _, e := range dropGroupFailed(append(p.Kills, cancelByHand(p, plat)...), p) {
 		if e.Sig != sigProbe || e.Unknown {
 			hand = append(hand, e)
 		}
@@ -226,7 +228,7 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		case p.Applied:
 			effs = []effect{appliedCancel(plat)}
 		case p.CancelSet:
-			effs = p.Cancel
+			effs = dropGroupFailed(p.Cancel, p)
 		default:
 			effs = []effect{{Sig: sigKill, SigParam: -1, Why: "exec.CommandContext's default Cancel (Process.Kill)"}}
 		}

@@ -20,11 +20,49 @@ func (w *walker) sigOf(e ast.Expr) value {
 			return value{isSig: true, sig: sigNumber(n), sigParam: -1, closureSig: -1}
 		}
 	}
+	if n, ok := w.ps.constResult(e); ok {
+		return value{isSig: true, sig: sigNumber(n), sigParam: -1, closureSig: -1}
+	}
 	v := w.eval(e)
 	if v.isSig {
 		return v
 	}
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if lv, ok := w.info.ObjectOf(id).(*types.Var); ok {
+			if k, ok := w.ps.sigLocals()[lv]; ok {
+				return value{isSig: true, sig: k.sig, sigMixed: k.mixed, sigParam: -1, closureSig: -1}
+			}
+		}
+	}
 	return value{isSig: true, sig: sigUnknown, sigParam: -1, closureSig: -1}
+}
+
+// constResult is the integer constant that e, a call of a function of
+// the package taking no argument whose body only returns it, evaluates
+// to: kata's `syscallSignal0()`, a probe written `return syscall.Signal(0)`
+// for its build, is the signal 0 and kills nothing.
+func (ps *pkgState) constResult(e ast.Expr) (int64, bool) {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return 0, false
+	}
+	fn := staticCallee(ps.pass.TypesInfo, c)
+	if fn == nil {
+		return 0, false
+	}
+	d := ps.decls[fn.Origin()]
+	if d == nil || d.Body == nil || len(d.Body.List) != 1 {
+		return 0, false
+	}
+	ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return 0, false
+	}
+	tv, ok := ps.pass.TypesInfo.Types[ret.Results[0]]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	return constant.Int64Val(constant.ToInt(tv.Value))
 }
 
 // sigNumber is what the constant signal n does.
@@ -81,7 +119,7 @@ func (w *walker) killBy(target *instance, group bool, pg pgidHow, sv value, why 
 // closure's argument index, returned; -1 otherwise), or another scope,
 // whose signal cannot be known here (sigUnknown).
 func (w *walker) sigSource(sv value, e *effect) (closureSig int) {
-	e.Sig, e.SigParam = sv.sig, -1
+	e.Sig, e.SigParam, e.SigMixed = sv.sig, -1, sv.sigMixed
 	switch {
 	case sv.closureSig >= 0 && w.deferTo != nil && sv.sigScope == w.deferTo.sc:
 		return sv.closureSig
@@ -109,6 +147,7 @@ func (w *walker) record(target *instance, e effect, closureSig int) {
 	if e.Sig == sigProbe && e.SigParam < 0 && closureSig < 0 && !e.Unknown {
 		return
 	}
+	e.GroupFailed = e.GroupFailed || w.killFailed > 0
 	e.Watch = e.Watch || w.watching(e)
 	if e.Watch && e.CtxEnd == "" {
 		e.CtxEnd, e.CtxEndWhy = w.ctxEndArm()

@@ -84,6 +84,8 @@ func TestFamilies(t *testing.T) {
 		"goosarm",
 		"startbeside",
 		"jobpipe",
+		"sigfunc",
+		"groupfailed",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -492,5 +494,15 @@ func TestWrapped(t *testing.T) {
 func TestKeptAfter(t *testing.T) {
 	checkSites(t, "keptafter", map[int]siteWant{
 		70: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-en.Process.Pid, syscall.SIGKILL)", false},
+	})
+}
+
+// TestGroupFailed: goa's signalProcess. The direct child signalled only
+// where the group kill failed adds nothing for a command in a group of
+// its own; the signal, a local given SIGTERM or SIGKILL, is the weakest,
+// and the reason says so.
+func TestGroupFailed(t *testing.T) {
+	checkSites(t, "groupfailed", map[int]siteWant{
+		35: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pid, sig) (in signalProcess); no SIGKILL is sure to follow (the signal is a variable given several, the weakest counted): a process that ignores it may survive), also after the direct child exited", true},
 	})
 }

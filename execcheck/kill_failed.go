@@ -9,8 +9,11 @@ package execcheck
 // The SIGKILL comes only when the SIGINT could not be sent: the group
 // is gone (ESRCH) or not ours to signal. It is no escalation after the
 // signal sent, and the group gets the SIGINT alone (go-go-mcp's Close).
-// A kill of the direct child there stays: it is the fallback for a
-// command with no group (pgid_fallback.go).
+// A kill of the direct child there stays, as the fallback for a
+// command with no group (pgid_fallback.go), unless the command is in a
+// group of its own on every arm: the group kill then fails only when no
+// process of it is left (ESRCH), the direct child included, and the
+// fallback kills nothing (goa's signalProcess).
 
 import (
 	"go/ast"
@@ -56,4 +59,20 @@ func (w *walker) isGroupKill(e ast.Expr) bool {
 	}
 	u, ok := ast.Unparen(c.Args[0]).(*ast.UnaryExpr)
 	return fn.Name() == "Kill" && ok && u.Op == token.SUB
+}
+
+// dropGroupFailed leaves out the kills of the direct child made only
+// where a group kill failed, for a command in a group of its own on
+// every arm (p.Group, no GroupArm).
+func dropGroupFailed(effs []effect, p *props) []effect {
+	if !p.Group || p.GroupArm != "" {
+		return effs
+	}
+	var out []effect
+	for _, e := range effs {
+		if !e.GroupFailed || e.Group {
+			out = append(out, e)
+		}
+	}
+	return out
 }

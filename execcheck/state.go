@@ -43,6 +43,8 @@ type effect struct {
 	CtxEnd        string   // a watch's kill that comes only on this end of the context: endDeadline or endCancel (watch_ctx_end.go)
 	CtxEndWhy     string   // the test that limits it so
 	Locks         []string // the mutexes its function holds where it stands (lock_held.go)
+	GroupFailed   bool     // a kill of the direct child on the arm where a group kill failed (kill_failed.go)
+	SigMixed      bool     // Sig is the weakest of the signals a local may hold (sig_locals.go)
 
 	// Where the kill stands in the package analyzed, to tell a kill that
 	// follows another (Cancel kills the group, then the child) from one

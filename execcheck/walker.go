@@ -51,6 +51,7 @@ type pkgState struct {
 	setInClosure map[types.Object]token.Pos   // locals a function literal sets (state_guard.go)
 	constLocal   map[*types.Var]string        // locals set once to a string constant (const_locals.go)
 	onceLocal    map[*types.Var]ast.Expr      // locals set once where declared, to that value (const_locals.go)
+	sigLocal     map[*types.Var]localSig      // locals given only constant signals, to the weakest (sig_locals.go)
 	firstResult  map[*types.Var]*ast.CallExpr // locals set once where declared, to a call's first result (const_locals.go)
 	endChan      map[types.Object]bool        // channels that tell a command's end (end_chans.go)
 	goFuncs      map[*types.Func]bool         // functions only a go statement calls (wait_aside.go)
@@ -181,6 +182,7 @@ type value struct {
 	ctxDeadline bool             // done only at its deadline or by its own CancelFunc: WithTimeout or WithDeadline of a never-done parent
 
 	isSig      bool
+	sigMixed   bool // sig is the weakest of the constants a local is given (sig_locals.go)
 	sig        sigKind
 	sigParam   int // >= 0: parameter of the function summarized
 	closureSig int // >= 0: parameter of the closure sigScope
