@@ -2,6 +2,7 @@ package execcheck
 
 import (
 	"fmt"
+	"go/ast"
 	"slices"
 	"sort"
 )
@@ -24,10 +25,11 @@ type summary struct {
 	FuncOnRes  []bool       // per FuncKills: it kills the command returned at ResultIdx (a constructor's stop func)
 	Pipes      []pipeResult // results that are output pipes (pipe_reads.go)
 
-	held        map[int]*instance // same package only: parameters the body stores (a field)
-	cancelKills []effect          // same package only: Kills of a function that is no Cancel
-	pipeInsts   map[int]value     // same package only: results that are pipes (or pids: method_kills.go) of a command kept elsewhere
-	keptKills   []targeted        // same package only: kills of a command the package keeps (method_kills.go)
+	held        map[int]*instance        // same package only: parameters the body stores (a field)
+	cancelKills []effect                 // same package only: Kills of a function that is no Cancel
+	pipeInsts   map[int]value            // same package only: results that are pipes (or pids: method_kills.go) of a command kept elsewhere
+	keptKills   []targeted               // same package only: kills of a command the package keeps (method_kills.go)
+	goWaits     map[int][]*ast.BlockStmt // same package only: parameters waited for only in goroutines the body starts: theirs
 }
 
 func newSummary() *summary {

@@ -29,8 +29,8 @@ func (w *walker) timerScope(sc *scope) {
 // literal, the timer: it bounds the copy of target's output.
 func (w *walker) timerKill(target *instance, e effect) {
 	t := w.timers[w.cur.id]
-	if t == "" || target == nil || !e.Group || e.Sig != sigKill || e.Unknown || e.ByGetpgid {
-		return
+	if t == "" || target == nil || !e.Group || e.Sig != sigKill || e.Unknown || e.ByGetpgid || w.waitedHere(target) {
+		return // a timer armed once Wait returned bounds no Wait
 	}
 	if r := target.root(); r.p.TimerKill == "" {
 		r.p.TimerKill = e.Why + " in " + t + " kills the group, and whatever still holds the pipe, by then"

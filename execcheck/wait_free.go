@@ -242,7 +242,7 @@ func (ps *pkgState) awaits(v *types.Var) (where []string, bounded bool, open str
 func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []string, bounded bool, open string) {
 	seen[v] = true
 	info := ps.pass.TypesInfo
-	bounded = !v.Exported()
+	bounded = !v.Exported() || !v.IsField() && v.Parent() != v.Pkg().Scope() // a parameter named Done is no one else's
 	if !bounded {
 		open = v.Name() + " is exported: its receivers elsewhere are not seen"
 	}
@@ -258,7 +258,7 @@ func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []
 			if kv, ok := stack[max(len(stack)-2, 0)].(*ast.KeyValueExpr); ok && kv.Key == e {
 				return // a composite literal's key: the store of its value
 			}
-			if f := storedIn(info, stack); f != nil {
+			if f := cmp.Or(storedIn(info, stack), ps.passedTo(stack)); f != nil {
 				if !seen[f] {
 					w, b, o := ps.awaitsSeen(f, seen)
 					where = append(where, w...)
@@ -275,7 +275,7 @@ func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []
 			default:
 				bounded = false
 				if open == "" {
-					open = openUse(stack, v.Name(), ps.where(e.Pos()))
+					open = openUse(info, stack, v.Name(), ps.where(e.Pos()))
 				}
 			}
 		})
@@ -286,10 +286,13 @@ func (ps *pkgState) awaitsSeen(v *types.Var, seen map[*types.Var]bool) (where []
 // openUse says how the channel name, at where, may be waited on with no
 // bound: a receive without a timeout, or a use that hands it to
 // receivers execcheck does not read.
-func openUse(stack []ast.Node, name, where string) string {
+func openUse(info *types.Info, stack []ast.Node, name, where string) string {
 	if len(stack) >= 2 {
 		switch p := stack[len(stack)-2].(type) {
 		case *ast.UnaryExpr:
+			if p.Op == token.ARROW && inTimedSelect(info, stack[:len(stack)-1]) {
+				return "its signal (" + name + ") is received in a select whose timeout only goes round its loop again (" + where + ")"
+			}
 			if p.Op == token.ARROW {
 				return "its signal (" + name + ") is received with no timeout (" + where + ")"
 			}
@@ -348,11 +351,84 @@ func boundedSelect(info *types.Info, stack []ast.Node) bool {
 		for j := i - 1; j >= 0; j-- {
 			if sel, ok := stack[j].(*ast.SelectStmt); ok {
 				for _, c := range sel.Body.List {
-					if other := c.(*ast.CommClause); other != cc && timeoutComm(info, other) {
+					if other := c.(*ast.CommClause); other != cc && timeoutComm(info, other) && !goesRound(other, sel, stack[:j]) {
 						return true
 					}
 				}
 				return false
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// goesRound reports whether the timeout arm cc of sel only goes round
+// a loop with no other way out back to sel (k0s's shutdown loop: `case
+// <-time.After(d): continue`, in a `for {}` that leaves only on the
+// Wait's signal): the wait is not bounded. stack leads to sel.
+func goesRound(cc *ast.CommClause, sel *ast.SelectStmt, stack []ast.Node) bool {
+	var loop *ast.ForStmt
+	for i := len(stack) - 1; i >= 0 && loop == nil; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl, *ast.RangeStmt:
+			return false
+		case *ast.ForStmt:
+			loop = n
+		}
+	}
+	if loop == nil || loop.Cond != nil {
+		return false
+	}
+	n := len(cc.Body)
+	switch {
+	case n > 0:
+		br, ok := cc.Body[n-1].(*ast.BranchStmt)
+		if !ok || br.Tok != token.CONTINUE || br.Label != nil {
+			return false
+		}
+	case loop.Body.List[len(loop.Body.List)-1] != sel:
+		return false
+	}
+	// Any return, break or goto outside the select, or in the arm
+	// itself, may leave the loop another way.
+	out := false
+	leaves := func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			return n != sel
+		case *ast.ReturnStmt:
+			out = true
+		case *ast.BranchStmt:
+			out = out || n.Tok == token.BREAK || n.Tok == token.GOTO
+		}
+		return !out
+	}
+	ast.Inspect(loop.Body, leaves)
+	for _, st := range cc.Body {
+		ast.Inspect(st, leaves)
+	}
+	return !out
+}
+
+// inTimedSelect reports whether the receive at the top of stack is the
+// comm of a select case beside a case that would end the wait but goes
+// round a loop instead (goesRound).
+func inTimedSelect(info *types.Info, stack []ast.Node) bool {
+	for i := len(stack) - 1; i >= 1; i-- {
+		cc, ok := stack[i].(*ast.CommClause)
+		if !ok {
+			continue
+		}
+		sel, ok := stack[i-2].(*ast.SelectStmt) // CommClause's parent is the select's body
+		if !ok || i+1 < len(stack) && !within(stack[i+1], cc.Comm) {
+			return false
+		}
+		for _, c := range sel.Body.List {
+			if other := c.(*ast.CommClause); other != cc && timeoutComm(info, other) && goesRound(other, sel, stack[:i-2]) {
+				return true
 			}
 		}
 		return false
@@ -454,6 +530,35 @@ func (ps *pkgState) waitGroupDone(body *ast.BlockStmt) string {
 // storedIn returns the field the expression at the top of stack is
 // stored in, as a composite literal's keyed value or the right side of
 // an assignment to a field, if it is.
+// passedTo is the parameter of a function the package declares that the
+// expression at the top of stack is passed to as an argument (devspace's
+// `reap(done)`, a select with time.After inside): its receives there are
+// the channel's. nil otherwise, or for a variadic parameter.
+func (ps *pkgState) passedTo(stack []ast.Node) *types.Var {
+	if len(stack) < 2 {
+		return nil
+	}
+	c, ok := stack[len(stack)-2].(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fn := staticCallee(ps.pass.TypesInfo, c)
+	if fn == nil || ps.decls[fn.Origin()] == nil {
+		return nil
+	}
+	sig := fn.Origin().Type().(*types.Signature)
+	for i, a := range c.Args {
+		if a != stack[len(stack)-1] {
+			continue
+		}
+		if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
+			return nil
+		}
+		return sig.Params().At(i)
+	}
+	return nil
+}
+
 func storedIn(info *types.Info, stack []ast.Node) *types.Var {
 	if len(stack) < 2 {
 		return nil

@@ -6,6 +6,7 @@ package execcheck
 // os/exec and its kin mean is in cmd_calls.go.
 
 import (
+	"cmp"
 	"go/ast"
 	"go/types"
 
@@ -262,7 +263,7 @@ func (w *walker) apply(s *summary, fn *types.Func, c *ast.CallExpr, args []value
 			join(h, a.inst)
 			continue
 		}
-		w.applyProps(a.inst, p, c, via, argExpr)
+		w.applyProps(a.inst, p, c, via, argExpr, s.goWaits[i])
 	}
 	if fn.Pkg() == w.ps.pass.Pkg {
 		// A parameter only stored in a field (a constructor's
@@ -340,7 +341,7 @@ func (w *walker) resolve(e effect, argExpr func(int) ast.Expr) effect {
 
 // applyProps applies what a callee does to its command parameter to the
 // command passed.
-func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, argExpr func(int) ast.Expr) {
+func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, argExpr func(int) ast.Expr, goWaits []*ast.BlockStmt) {
 	q := p.clone()
 	w.fileArg(&q, argExpr)
 	kills, runs := q.Kills, q.Runs
@@ -357,9 +358,19 @@ func (w *walker) applyProps(x *instance, p *props, c *ast.CallExpr, via string, 
 	if q.WaitDelayWhy != "" {
 		q.WaitDelayWhy += " (in " + via + ")"
 	}
+	if w.waitedHere(x) {
+		q.TimerKill = "" // armed once Wait returned: it bounds no Wait (zot's killProcessGroup)
+	}
 	r := x.root()
 	r.p.merge(&q)
-	if p.Waited && p.WaitLate == "" {
+	switch {
+	case p.Waited && p.WaitLate == "" && len(goWaits) > 0 && w.inGo > 0:
+		// The helper, called in a goroutine, waits only in goroutines
+		// it starts itself (k0s's processWaitQuit): who awaits those is
+		// who awaits the Wait, not who awaits the caller's.
+		r.asyncWaits = append(r.asyncWaits, goWaits...)
+		r.asyncCall = cmp.Or(r.asyncCall, "cmd.Wait (in "+via+")")
+	case p.Waited && p.WaitLate == "":
 		// The helper waits for the command: where the call stands is
 		// where its Wait does (monitorCommand(cmd) in a goroutine).
 		w.waitPlace(r, c, "cmd.Wait (in "+via+")")

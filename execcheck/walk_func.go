@@ -115,7 +115,7 @@ func (w *walker) callFn(f *fnVal, args []value, argExprs []ast.Expr, c *ast.Call
 		}
 		r := x.root()
 		p := r.p.clone()
-		w.applyProps(args[i].inst, &p, c, types.ExprString(c.Fun), argExpr)
+		w.applyProps(args[i].inst, &p, c, types.ExprString(c.Fun), argExpr, nil)
 		retarget[r] = args[i].inst
 	}
 	for _, t := range f.effects {

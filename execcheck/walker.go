@@ -372,6 +372,12 @@ func (w *walker) finish(sig *types.Signature) {
 		p := r.p.clone()
 		p.ReadsApart = w.readsApart(r)
 		s.Params[i] = &p
+		if p.Waited && !r.syncWait && len(r.asyncWaits) > 0 {
+			if s.goWaits == nil {
+				s.goWaits = map[int][]*ast.BlockStmt{}
+			}
+			s.goWaits[i] = r.asyncWaits
+		}
 	}
 	for i, x := range w.pidParam {
 		if k := x.root().p.Kills; len(k) > 0 {

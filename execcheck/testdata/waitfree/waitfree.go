@@ -10,6 +10,7 @@ package waitfree
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os/exec"
@@ -306,4 +307,157 @@ func drained(script string) (string, error) {
 		done <- string(b)
 	}()
 	return <-done, nil
+}
+
+// RunReaped is devspace-go's runCommand: the goroutine's signal is
+// received in a select with a timer, then handed to a helper of the
+// package that waits for it with time.After: every wait is bounded.
+func RunReaped(ctx context.Context, name string, d time.Duration) string {
+	cmd := exec.Command(name)
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\)\); Wait returns in bounded time \(cmd.Wait runs only in a goroutine, and every wait for it has a timeout or a default \(waitfree.go:\d+, waitfree.go:\d+\)`
+		return ""
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		reap(done, d)
+	}
+	return buf.String()
+}
+
+func reap(done <-chan error, d time.Duration) {
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+// RunDrained hands the signal to a helper that receives it with no
+// timeout: that receive waits for the copy.
+func RunDrained(ctx context.Context, name string) string {
+	cmd := exec.Command(name)
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(cmd.Process.Kill\(\)\).*its signal \(done\) is received with no timeout \(waitfree.go:\d+\)`
+		return ""
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		drain(done)
+	}
+	return buf.String()
+}
+
+func drain(done <-chan error) { <-done }
+
+// RunRetried is k0s's supervisor before its fix: on the cancel, a loop
+// that signals the direct child and waits for the goroutine's signal
+// with a timeout that only goes round the loop again: the receive waits
+// for the copy.
+func RunRetried(ctx context.Context, name string, d time.Duration) string {
+	cmd := exec.Command(name)
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	if err := cmd.Start(); err != nil { // want `^hang: stdout is a \*bytes.Buffer and nothing bounds Wait \(no WaitDelay\); a cancel kills only the direct child \(cmd.Process.Signal\(syscall.SIGTERM\)\).*its signal \(done\) is received in a select whose timeout only goes round its loop again \(waitfree.go:\d+\)`
+		return ""
+	}
+	done := make(chan error)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-ctx.Done():
+		for {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-time.After(d):
+				continue
+			case <-done:
+				return buf.String()
+			}
+		}
+	case <-done:
+		return buf.String()
+	}
+}
+
+// RunGivenUp leaves the loop after its tries: bounded.
+func RunGivenUp(ctx context.Context, name string, d time.Duration) string {
+	cmd := exec.Command(name)
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	if err := cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Signal\(syscall.SIGTERM\)\); Wait returns in bounded time`
+		return ""
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	<-ctx.Done()
+	for tries := 0; ; tries++ {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-time.After(d):
+			if tries == 3 {
+				return buf.String()
+			}
+			continue
+		case <-done:
+			return buf.String()
+		}
+	}
+}
+
+// Supervisor is k0s's after its fix: a goroutine starts the command and
+// hands it to waitQuit, which waits for it in a goroutine of its own and
+// bounds every receive of that one's signal. Stop's receive of done
+// waits for the supervising goroutine, not for the Wait.
+type Supervisor struct {
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func (s *Supervisor) Supervise(name string) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel, s.done = cancel, make(chan struct{})
+	started := make(chan error)
+	go func() {
+		defer close(s.done)
+		var buf bytes.Buffer
+		s.cmd = exec.Command(name)
+		s.cmd.Stdout = &buf
+		if err := s.cmd.Start(); err != nil { // want `^orphan: a cancel kills only the direct child \(cmd.Process.Kill\(\) \(in waitQuit\)\); Wait returns in bounded time \(cmd.Wait \(in waitQuit\) runs only in a goroutine, and every wait for it has a timeout or a default \(waitfree.go:\d+, waitfree.go:\d+\)`
+			started <- err
+			return
+		}
+		started <- nil
+		s.waitQuit(ctx, s.cmd)
+	}()
+	return <-started
+}
+
+func (s *Supervisor) waitQuit(ctx context.Context, cmd *exec.Cmd) { // want waitQuit:`^execcheck\[param 1: \[kills\(child:KILL\) waited\]\]$`
+	result := make(chan error, 1)
+	go func() { result <- cmd.Wait() }()
+	select {
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		select {
+		case <-result:
+		case <-time.After(time.Second):
+		}
+	case <-result:
+	}
+}
+
+// Stop cancels and waits for the supervising goroutine.
+func (s *Supervisor) Stop() {
+	s.cancel()
+	<-s.done
 }
