@@ -106,6 +106,7 @@ func waitResultNote(p *props, reason string) string {
 			notes = append(notes, fmt.Sprintf("the group kill by hand (%s) comes only when %s", e.Why, e.OnResult))
 		}
 	}
+	notes = uniq(notes) // one kill reached by several paths is one note
 	if len(notes) == 0 {
 		return ""
 	}
