@@ -148,8 +148,15 @@ func classify(rs *runSite, p *props, plat platform) verdict {
 	if v.class == Hang || v.class == Orphan {
 		v.reason += ctxEndNote(p, v.reason)
 	}
-	if p.ProcKept != "" && (v.class != OK || strings.HasPrefix(v.reason, "no cancel")) {
-		return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
+	if p.ProcKept != "" {
+		switch {
+		case v.class == Hang || v.class == Orphan || v.class == Launcher:
+			// The cancel this package sends falls short: that is the
+			// finding, whatever another package may send as well.
+			v.reason += "; its process is also kept in " + p.ProcKept + ", where execcheck does not follow what else kills it"
+		case v.class != OK || strings.HasPrefix(v.reason, "no cancel"):
+			return verdict{class: Unknown, reason: "its process is kept in " + p.ProcKept + ", where execcheck does not follow what kills it"}
+		}
 	}
 	if v.class == Hang {
 		_, note := lockedAfterWait(rs, append(p.Kills, cancelByHand(p, plat)...))

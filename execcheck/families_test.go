@@ -450,6 +450,8 @@ func TestCtxNever(t *testing.T) {
 
 // TestProcHanded: a process an exported method hands out may be killed
 // where execcheck does not look; one kept in the package is followed.
+// Where the package's own cancel falls short (server.go), that finding
+// stands, saying what it does not follow.
 func TestProcHanded(t *testing.T) {
 	checkSites(t, "prochanded", map[int]siteWant{
 		27: {execcheck.Unknown, "its process is kept in the result of (*Cmd).Process (prochanded.go:34), which other packages get, where execcheck does not follow what kills it", true},
