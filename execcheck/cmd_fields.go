@@ -188,6 +188,11 @@ func (w *walker) setField(x *instance, name string, v value, r ast.Expr) {
 			p.StderrSet = true
 		}
 		t := w.info.TypeOf(r)
+		if u := unconvert(w.info, r); t != nil && u != r {
+			if ut := w.ps.resultType(u, 0, w.info.TypeOf(u)); ut != nil && isPointerToNamed(ut, "os", "File") || w.ps.holdsFile(u) {
+				return
+			}
+		}
 		if t == nil || isPointerToNamed(t, "os", "File") || (types.IsInterface(t) && w.ps.holdsFile(r)) {
 			return
 		}

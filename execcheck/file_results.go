@@ -24,6 +24,9 @@ func (ps *pkgState) resultType(e ast.Expr, i int, t types.Type) types.Type {
 	if t == nil || !types.IsInterface(t) {
 		return t
 	}
+	if u := unconvert(ps.pass.TypesInfo, e); u != e {
+		return ps.resultType(u, 0, ps.pass.TypesInfo.TypeOf(u))
+	}
 	if f := ps.fileResult(e, i, map[*types.Func]bool{}); f != nil {
 		return f
 	}

@@ -210,3 +210,19 @@ func shortType(t types.Type) string {
 }
 
 func trimExe(name string) string { return strings.TrimSuffix(strings.ToLower(name), ".exe") }
+
+// unconvert strips conversions to an interface type from e
+// (`io.Writer(os.Stdout)`): what it holds is the operand.
+func unconvert(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return e
+		}
+		tv, ok := info.Types[c.Fun]
+		if !ok || !tv.IsType() || !types.IsInterface(tv.Type) {
+			return e
+		}
+		e = c.Args[0]
+	}
+}

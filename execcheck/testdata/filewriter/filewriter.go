@@ -128,3 +128,21 @@ func Foreground(ctx context.Context, command string) (string, error) {
 	err := makeCmd(ctx, command, &out).Run() // want `^hang: stdout is an io.Writer \(out\), a pipe unless it holds an \*os.File`
 	return out.String(), err
 }
+
+// Converted is dogechain's test server: os.Stdout converted to an
+// io.Writer, in a local and directly, is still the file: no pipe.
+func Converted(ctx context.Context, argv []string) error {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	stdout := io.Writer(os.Stdout)
+	cmd.Stdout = stdout
+	cmd.Stderr = io.Writer(os.Stderr)
+	return cmd.Run() // want `^orphan: a cancel kills only the direct child \(exec.CommandContext's default Cancel \(Process.Kill\)\); Wait returns in bounded time \(no output pipe\)`
+}
+
+// ConvertedBuffer converts a buffer: a pipe.
+func ConvertedBuffer(ctx context.Context, argv []string) error {
+	var b bytes.Buffer
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdout = io.Writer(&b)
+	return cmd.Run() // want `^hang: stdout is an io.Writer \(io.Writer\(&b\)\), a pipe unless it holds an \*os.File`
+}
