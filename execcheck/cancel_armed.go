@@ -11,6 +11,7 @@ package execcheck
 // by hand is a kill by hand, with what Cancel kills.
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -227,6 +228,18 @@ func armedWhy(rs *runSite, p *props) string {
 // watch stopped: that is not bounded.
 func armedReads(p *props, armed string) bool {
 	return armed != "" && !(p.CopyPipe && !p.WaitDelay)
+}
+
+// armedCopyHang is the verdict of a run whose pipe is read to EOF before
+// Wait, with Cancel still armed (armed says why) to kill the group
+// (group), when os/exec also copies the other stream with no WaitDelay:
+// the reads are covered, but Wait waits for that copy itself, after its
+// watch of the context ended. ok is false otherwise.
+func armedCopyHang(p *props, unboundedPipe bool, group, armed string) (v verdict, ok bool) {
+	if !unboundedPipe || armed == "" || !p.ReadPipe || !p.CopyPipe || p.WaitDelay {
+		return verdict{}, false
+	}
+	return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait (no WaitDelay): Cancel kills the group (%s), and %s, but Wait then waits for that copy after its watch of the context ended: a descendant that holds only that pipe (a job with its stdout redirected) keeps Wait waiting", p.CopyWhy, group, armed)}, true
 }
 
 // cancelByHand is what a cmd.Cancel() called by hand kills: what Cancel

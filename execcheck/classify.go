@@ -357,6 +357,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 		if prog != "" && armed == "" {
 			return verdict{class: Launcher, handled: true, reason: fmt.Sprintf("Cancel kills the group (%s), but os/exec calls Cancel only while the direct child runs, and %s: its group keeps running after it exits", ctxPath.groupKill, prog)}
 		}
+		if v, ok := armedCopyHang(p, pipe && unbounded, ctxPath.groupKill, armed); ok {
+			return v
+		}
 		if pipe && unbounded && !armedReads(p, armed) {
 			return verdict{class: Hang, handled: true, reason: fmt.Sprintf("%s and nothing bounds Wait%s: Cancel kills the group (%s), but a descendant that leaves it (setsid, a daemon) keeps Wait waiting", pipeWhy, noWaitDelay(p), ctxPath.groupKill)}
 		}
@@ -364,6 +367,9 @@ func classifyRun(rs *runSite, p *props, plat platform) verdict {
 			return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s), also after the direct child exited: %s", ctxPath.groupKill, armed)}
 		}
 		return verdict{class: OK, reason: fmt.Sprintf("Cancel kills the group (%s) and Wait is bounded (%s); %s", ctxPath.groupKill, boundWhy(p), programWhy(p))}
+	}
+	if v, ok := armedCopyHang(p, pipe && unbounded, handPath.groupKill, armedWhy(rs, p)); ok && p.CancelSet && cancelsOwn(p) {
+		return v
 	}
 	if v, ok := handUnbounded(rs, handPath, p, pipe && unbounded, pipeWhy); ok {
 		return v

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -104,4 +105,27 @@ func DefaultByHand(ctx context.Context, argv []string) error {
 	err := cmd.Wait()
 	_ = cmd.Cancel()
 	return err
+}
+
+// ReadersFirstStderr is ReadersFirst with its stderr in a buffer and no
+// WaitDelay (Atenea's ripgrep searcher): the reads of stdout are
+// covered, but Wait waits for the copy of stderr itself, after its watch
+// of the context ended: a job with its stdout redirected holds only
+// that pipe.
+func ReadersFirstStderr(ctx context.Context, argv []string) (string, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil { // want `^hang: stderr is a \*strings.Builder and nothing bounds Wait \(no WaitDelay\): Cancel kills the group \(syscall.Kill\(-cmd.Process.Pid, syscall.SIGKILL\)\), and Wait \(armed.go:\d+\) comes only after the output is read to EOF, which lasts while any process holds the pipe, and os/exec calls Cancel until Wait, but Wait then waits for that copy after its watch of the context ended: a descendant that holds only that pipe \(a job with its stdout redirected\) keeps Wait waiting`
+		return "", err
+	}
+	_, _ = io.Copy(os.Stdout, stdout)
+	err = cmd.Wait()
+	return stderr.String(), err
 }
