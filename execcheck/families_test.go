@@ -86,6 +86,7 @@ func TestFamilies(t *testing.T) {
 		"jobpipe",
 		"sigfunc",
 		"groupfailed",
+		"leafparams",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), execcheck.Analyzer, "example.com/t/"+pkg)
@@ -506,5 +507,17 @@ func TestKeptAfter(t *testing.T) {
 func TestGroupFailed(t *testing.T) {
 	checkSites(t, "groupfailed", map[int]siteWant{
 		35: {execcheck.OK, "a kill by hand reaches the group (syscall.Kill(-pid, sig) (in signalProcess); no SIGKILL is sure to follow (the signal is a variable given several, the weakest counted): a process that ignores it may survive), also after the direct child exited", true},
+	})
+}
+
+// TestLeafParams: rg run by a helper of the package is read with the
+// arguments each call gives it, and a slice a function returns with
+// each of its returns; a call that asks for --pre, or a helper others
+// may call, is not a leaf (want comments).
+func TestLeafParams(t *testing.T) {
+	const w = "a cancel kills the direct child (exec.CommandContext's default Cancel (Process.Kill)), and rg starts no process without --pre, --search-zip, --hostname-bin, -z: nothing outlives its kill"
+	checkSites(t, "leafparams", map[int]siteWant{
+		15: {execcheck.OK, w, false},
+		50: {execcheck.OK, w, false},
 	})
 }

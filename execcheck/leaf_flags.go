@@ -10,6 +10,10 @@ package execcheck
 // claudio, round 7's P80), and a flag is written as a constant, or by
 // fmt.Sprintf with a constant format ("-C%d"), which is read as one. A
 // RIPGREP_CONFIG_PATH config may add flags too, which a reason says.
+// Arguments spread from a slice are read where the slice is made: a
+// local's literals and appends, a function of the package returning one
+// at each of its returns, and a parameter of a function only the
+// package calls at each call (eigen's runRipgrep(ctx, args...)).
 
 import (
 	"fmt"
@@ -129,16 +133,40 @@ func (fl *flagLeaf) quiet(info *types.Info, args []ast.Expr) bool {
 // (passed, indexed, sliced, appended from a slice execcheck cannot
 // read), or is not a local variable of a declared function.
 func (w *walker) sliceGroups(e ast.Expr) (groups [][]ast.Expr, ok bool) {
-	id, isIdent := ast.Unparen(e).(*ast.Ident)
-	if !isIdent || w.fn == nil || w.ps.decls[w.fn] == nil {
+	if w.fn == nil {
 		return nil, false
 	}
-	v, isVar := w.info.Uses[id].(*types.Var)
-	body := w.ps.decls[w.fn].Body
-	if !isVar || body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+	return w.ps.sliceGroupsIn(w.fn, e, 0)
+}
+
+// sliceGroupsIn is sliceGroups in the function fn. A parameter of fn,
+// which the package alone calls, is read at each call: the arguments a
+// variadic one is given there, or the slice passed, read in the caller
+// (runRipgrep(ctx, args...) called with constant flags).
+func (ps *pkgState) sliceGroupsIn(fn *types.Func, e ast.Expr, depth int) (groups [][]ast.Expr, ok bool) {
+	info := ps.pass.TypesInfo
+	fn0 := fn
+	id, isIdent := ast.Unparen(e).(*ast.Ident)
+	d := ps.decls[fn]
+	if !isIdent || d == nil || d.Body == nil || depth > 3 {
+		return nil, false
+	}
+	v, isVar := info.Uses[id].(*types.Var)
+	body := d.Body
+	if !isVar {
+		return nil, false
+	}
+	param := v.Pos() >= d.Type.Pos() && v.Pos() < d.Type.End()
+	if !param && (v.Pos() < body.Pos() || v.Pos() >= body.End()) {
 		return nil, false
 	}
 	ok = true
+	if param {
+		groups, ok = ps.paramGroups(fn, v, depth)
+		if !ok {
+			return nil, false
+		}
+	}
 	// lits holds the right sides that are v's values: composite
 	// literals and appends to v; uses of v inside them are accounted.
 	accounted := map[*ast.Ident]bool{id: true}
@@ -152,23 +180,23 @@ func (w *walker) sliceGroups(e ast.Expr) (groups [][]ast.Expr, ok bool) {
 				ok = false
 				return
 			}
-			if _, isB := w.info.Uses[fn].(*types.Builtin); !isB {
+			if _, isB := info.Uses[fn].(*types.Builtin); !isB {
 				ok = false
 				return
 			}
 			first, isId := ast.Unparen(x.Args[0]).(*ast.Ident)
-			if !isId || w.info.Uses[first] != v {
+			if !isId || info.Uses[first] != v {
 				ok = false
 				return
 			}
 			accounted[first] = true
 			if x.Ellipsis.IsValid() {
-				lit, isLit := ast.Unparen(x.Args[len(x.Args)-1]).(*ast.CompositeLit)
-				if !isLit || len(x.Args) != 2 {
+				g, good := ps.spreadGroups(fn0, x.Args[len(x.Args)-1], depth)
+				if !good || len(x.Args) != 2 {
 					ok = false
 					return
 				}
-				groups = append(groups, lit.Elts)
+				groups = append(groups, g...)
 				return
 			}
 			groups = append(groups, x.Args[1:])
@@ -181,19 +209,27 @@ func (w *walker) sliceGroups(e ast.Expr) (groups [][]ast.Expr, ok bool) {
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
 				lid, isId := ast.Unparen(l).(*ast.Ident)
-				if !isId || w.info.ObjectOf(lid) != v {
+				if !isId || info.ObjectOf(lid) != v {
 					continue
 				}
 				accounted[lid] = true
-				if len(n.Rhs) != len(n.Lhs) || (n.Tok != token.ASSIGN && n.Tok != token.DEFINE) {
+				switch {
+				case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
 					ok = false
-					continue
+				case len(n.Rhs) == len(n.Lhs):
+					addLit(n.Rhs[i])
+				case len(n.Rhs) == 1 && i == 0:
+					// args, err := modeArgs(mode): the first result.
+					g, good := ps.spreadGroups(fn0, n.Rhs[0], depth)
+					ok = ok && good
+					groups = append(groups, g...)
+				default:
+					ok = false
 				}
-				addLit(n.Rhs[i])
 			}
 		case *ast.ValueSpec:
 			for i, name := range n.Names {
-				if w.info.Defs[name] != v {
+				if info.Defs[name] != v {
 					continue
 				}
 				accounted[name] = true
@@ -205,12 +241,135 @@ func (w *walker) sliceGroups(e ast.Expr) (groups [][]ast.Expr, ok bool) {
 		return true
 	})
 	ast.Inspect(body, func(n ast.Node) bool {
-		if u, isId := n.(*ast.Ident); isId && w.info.Uses[u] == v && !accounted[u] {
+		if u, isId := n.(*ast.Ident); isId && info.Uses[u] == v && !accounted[u] {
 			ok = false
 		}
 		return ok
 	})
 	return groups, ok
+}
+
+// spreadGroups reads a slice appended with ... in fn: a composite
+// literal, another local of fn, or the call of a function of the
+// package each of whose returns is one of those (grepModeArgs(mode)).
+func (ps *pkgState) spreadGroups(fn *types.Func, e ast.Expr, depth int) (groups [][]ast.Expr, ok bool) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return [][]ast.Expr{x.Elts}, true
+	case *ast.Ident:
+		return ps.sliceGroupsIn(fn, x, depth+1)
+	case *ast.CallExpr:
+		callee := staticCallee(ps.pass.TypesInfo, x)
+		if callee == nil || depth > 3 {
+			return nil, false
+		}
+		d := ps.decls[callee.Origin()]
+		if d == nil || d.Body == nil {
+			return nil, false
+		}
+		ok = true
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(n.Results) == 0 || isNil(ps.pass.TypesInfo, n.Results[0]) {
+					return true
+				}
+				g, good := ps.spreadGroups(callee.Origin(), n.Results[0], depth+1)
+				ok = ok && good
+				groups = append(groups, g...)
+			}
+			return ok
+		})
+		return groups, ok
+	}
+	return nil, false
+}
+
+// paramGroups reads the parameter v of fn, a function (not a method),
+// at every call of fn: false if fn may be called where execcheck does
+// not see (exported, or used as a value), or an argument cannot be read.
+func (ps *pkgState) paramGroups(fn *types.Func, v *types.Var, depth int) (groups [][]ast.Expr, ok bool) {
+	info := ps.pass.TypesInfo
+	sig := fn.Type().(*types.Signature)
+	idx := -1
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == v {
+			idx = i
+		}
+	}
+	if idx < 0 || fn.Exported() || sig.Recv() != nil {
+		return nil, false // called elsewhere, or through an interface
+	}
+	variadic := sig.Variadic() && idx == sig.Params().Len()-1
+	ok, calls := true, 0
+	for _, f := range ps.pass.Files {
+		inspectStack(f, func(stack []ast.Node) {
+			n := stack[len(stack)-1]
+			u, isId := n.(*ast.Ident)
+			if !ok || !isId || info.Uses[u] != fn {
+				return
+			}
+			var c *ast.CallExpr
+			for i := len(stack) - 2; i >= 0 && c == nil; i-- {
+				switch p := stack[i].(type) {
+				case *ast.CallExpr:
+					if ast.Unparen(p.Fun) == n || isSelOf(p.Fun, u) {
+						c = p
+					} else {
+						i = -1
+					}
+				case *ast.SelectorExpr, *ast.ParenExpr:
+				default:
+					i = -1
+				}
+			}
+			if c == nil {
+				ok = false // a value of fn, called where execcheck does not see
+				return
+			}
+			calls++
+			switch {
+			case variadic && !c.Ellipsis.IsValid():
+				if idx <= len(c.Args) {
+					groups = append(groups, c.Args[idx:])
+				}
+			case idx < len(c.Args):
+				arg := ast.Unparen(c.Args[idx])
+				if lit, isLit := arg.(*ast.CompositeLit); isLit {
+					groups = append(groups, lit.Elts)
+					return
+				}
+				caller := ps.enclosing(c.Pos())
+				g, good := ps.sliceGroupsIn(caller, arg, depth+1)
+				if caller == nil || !good {
+					ok = false
+					return
+				}
+				groups = append(groups, g...)
+			default:
+				ok = false
+			}
+		})
+	}
+	return groups, ok && calls > 0
+}
+
+// isSelOf reports whether e is a selector whose Sel is id (r.fn).
+func isSelOf(e ast.Expr, id *ast.Ident) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	return ok && sel.Sel == id
+}
+
+// enclosing is the declared function whose body holds pos, or nil.
+func (ps *pkgState) enclosing(pos token.Pos) *types.Func {
+	for fn, d := range ps.decls {
+		if d.Body != nil && pos >= d.Body.Pos() && pos < d.Body.End() {
+			return fn
+		}
+	}
+	return nil
 }
 
 // sprintfFlag is the flag that fmt.Sprintf(format, ...) makes, when the
