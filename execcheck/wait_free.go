@@ -417,7 +417,7 @@ func goesRound(cc *ast.CommClause, sel *ast.SelectStmt, stack []ast.Node) bool {
 // comm of a select case beside a case that would end the wait but goes
 // round a loop instead (goesRound).
 func inTimedSelect(info *types.Info, stack []ast.Node) bool {
-	for i := len(stack) - 1; i >= 1; i-- {
+	for i := len(stack) - 1; i >= 2; i-- {
 		cc, ok := stack[i].(*ast.CommClause)
 		if !ok {
 			continue
@@ -527,9 +527,6 @@ func (ps *pkgState) waitGroupDone(body *ast.BlockStmt) string {
 	return found
 }
 
-// storedIn returns the field the expression at the top of stack is
-// stored in, as a composite literal's keyed value or the right side of
-// an assignment to a field, if it is.
 // passedTo is the parameter of a function the package declares that the
 // expression at the top of stack is passed to as an argument (devspace's
 // `reap(done)`, a select with time.After inside): its receives there are
@@ -559,6 +556,9 @@ func (ps *pkgState) passedTo(stack []ast.Node) *types.Var {
 	return nil
 }
 
+// storedIn returns the field the expression at the top of stack is
+// stored in, as a composite literal's keyed value or the right side of
+// an assignment to a field, if it is.
 func storedIn(info *types.Info, stack []ast.Node) *types.Var {
 	if len(stack) < 2 {
 		return nil
