@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/exectest/exectest/internal/marker"
 	"github.com/exectest/exectest/internal/proc"
@@ -65,7 +66,10 @@ func belowTest(st proc.Stat) bool {
 
 // olderThanChild says why a process that reported alive in the portable
 // mode cannot be the fixture's descendant, or "": it started before the
-// first fixture child did. (The Linux mode knows it by the FIFO it holds.)
+// first fixture child did, or, with no fixture child known (its report
+// refused: a pid from a PID namespace of the sandbox's own names
+// another process here, a kernel thread), before the test process. (The
+// Linux mode knows it by the FIFO it holds.)
 func (m *Monitor) olderThanChild(id proc.Identity, st proc.Stat) string {
 	m.mu.Lock()
 	child := m.child
@@ -73,5 +77,11 @@ func (m *Monitor) olderThanChild(id proc.Identity, st proc.Stat) string {
 	if child.PID != 0 && st.Start < child.Start {
 		return fmt.Sprintf("pid %d: portable mode: started before the fixture child (pid %d), so not its descendant", id.PID, child.PID)
 	}
+	if self, err := selfStat(); child.PID == 0 && err == nil && st.Start < self.Start {
+		return fmt.Sprintf("pid %d: portable mode: started before the test process (pid %d), so not a descendant of its fixture", id.PID, self.PID)
+	}
 	return ""
 }
+
+// selfStat is the test process's own stat, read once.
+var selfStat = sync.OnceValues(func() (proc.Stat, error) { return proc.ReadStat(os.Getpid()) })

@@ -38,6 +38,17 @@ func TestPortableIdentifyRefusesStrangers(t *testing.T) {
 	if why := m.olderThanChild(proc.Identity{PID: child.PID, Start: child.Start}, child); why != "" {
 		t.Errorf("olderThanChild of the fixture child's own age: got %q, want none", why)
 	}
+	// No fixture child known (its report refused: a pid of a sandbox's
+	// own PID namespace): a process older than the test process, as the
+	// kernel thread the host's pid 8 was, is no descendant; one the test
+	// started is not refused for its age.
+	none := &Monitor{}
+	if why := none.olderThanChild(proc.Identity{PID: parent.PID, Start: parent.Start}, parent); !strings.Contains(why, "started before the test process") {
+		t.Errorf("olderThanChild of a process older than the test, no fixture child known: got %q, want it refused", why)
+	}
+	if why := none.olderThanChild(proc.Identity{PID: child.PID, Start: child.Start}, child); why != "" {
+		t.Errorf("olderThanChild of the test's child, no fixture child known: got %q, want none", why)
+	}
 	if !proc.Portable() {
 		t.Skipf("identifyPortable: the portable mode's (run with %s=1); belowTest and olderThanChild passed", proc.PortableEnv)
 	}
