@@ -357,21 +357,40 @@ func TestEarlyCancelsThatAllLoseTheRace(t *testing.T) {
 	if _, err := fmt.Sscanf(fix[strings.Index(fix, "CancelAfterRandom(0, "):], "CancelAfterRandom(0, %d*time.Millisecond)", &upTo); err != nil || upTo <= 0 {
 		t.Fatalf("fix line: got %v reading the window's end from%s", err, fix)
 	}
-	fixedName := systemtest.FreshName(t)
-	proved := 0
-	for range earlySeriesLength {
-		f := systemtest.RunFakeAs(t, fixedName, func(tb testing.TB) {
-			d := exectest.NewDescendant(tb)
-			if exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()), exectest.CancelAfterRandom(0, time.Duration(upTo)*time.Millisecond)).Proved {
-				proved++
+	// The window is the start-up measured a moment ago: a load that
+	// comes since can make every start in it slower. A series in which
+	// the fixture never started at all is that premise broken, not the
+	// fix line: it is tried again, and skipped with the reason if the
+	// load persists.
+	const neverStarted = "in which the fixture never started"
+	for try := 1; ; try++ {
+		fixedName := systemtest.FreshName(t)
+		proved, vacuous := 0, ""
+		for range earlySeriesLength {
+			f := systemtest.RunFakeAs(t, fixedName, func(tb testing.TB) {
+				d := exectest.NewDescendant(tb)
+				if exectest.AssertCancel(tb, d, systemtest.Policy(d.Argv()), exectest.CancelAfterRandom(0, time.Duration(upTo)*time.Millisecond)).Proved {
+					proved++
+				}
+			})
+			if strings.Contains(f.Recorded(), neverStarted) && proved == 0 {
+				vacuous = f.Recorded()
+				continue
 			}
-		})
-		f.WantVerdict(t, "pass")
-		if strings.Contains(f.Recorded(), note) {
-			t.Fatalf("with the window the fix line names, [0, %dms): got the note again:%s", upTo, f.Recorded())
+			f.WantVerdict(t, "pass")
+			if strings.Contains(f.Recorded(), note) {
+				t.Fatalf("with the window the fix line names, [0, %dms): got the note again:%s", upTo, f.Recorded())
+			}
 		}
-	}
-	if proved == 0 {
-		t.Errorf("with the window the fix line names, [0, %dms): got no cancel after the proof in %d checks, want some", upTo, earlySeriesLength)
+		switch {
+		case vacuous != "" && try < 3:
+			t.Logf("with the window the fix line names, [0, %dms), series %d: the fixture never started in any check (a load since the start-up was measured): trying again", upTo, try)
+			continue
+		case vacuous != "":
+			t.Skipf("with the window the fix line names, [0, %dms): the fixture never started in any check of %d series: the machine is too loaded for the start-up measured to hold:%s", upTo, try, vacuous)
+		case proved == 0:
+			t.Errorf("with the window the fix line names, [0, %dms): got no cancel after the proof in %d checks, want some", upTo, earlySeriesLength)
+		}
+		return
 	}
 }
